@@ -1,0 +1,72 @@
+//===- FusecInterfaces.h - fusec op interfaces ------------------*- C++ -*-===//
+//
+// EvaluableOpInterface and the context it evaluates in.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_DIALECT_FUSEC_IR_FUSECINTERFACES_H
+#define FUSEC_DIALECT_FUSEC_IR_FUSECINTERFACES_H
+
+#include "fusec/Support/Buffer.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+
+#include <optional>
+#include <string>
+
+namespace fusec {
+
+/// The DType of an MLIR element type, if fusec supports it.
+std::optional<DType> toDType(mlir::Type elementType);
+
+/// The MLIR element type of a DType.
+mlir::Type toMLIRType(DType type, mlir::MLIRContext *context);
+
+/// Where operations evaluate: hands out result buffers (optionally under a
+/// memory budget) and records why an evaluation failed.
+class EvalContext {
+public:
+  explicit EvalContext(BufferAllocator *allocator = nullptr)
+      : allocator(allocator) {}
+
+  /// A zeroed buffer of `type` (a statically shaped tensor of a supported
+  /// element type). Returns a null buffer and records the error on failure.
+  Buffer allocate(mlir::Type type);
+  Buffer allocate(DType type, Shape shape);
+
+  const std::string &error() const { return message; }
+  void setError(std::string msg) { message = std::move(msg); }
+
+private:
+  BufferAllocator *allocator;
+  std::string message;
+};
+
+/// The contents of a dense constant as a buffer. With `splatAsScalar`, a
+/// splat becomes a rank-0 buffer holding its value. Returns a null buffer for
+/// unsupported element types.
+Buffer denseToBuffer(mlir::DenseElementsAttr attr, bool splatAsScalar = false);
+
+/// The contents of an elements attribute (dense or dense_resource) as a
+/// buffer allocated through `ctx`.
+Buffer elementsToBuffer(mlir::ElementsAttr attr, EvalContext &ctx);
+
+/// A dense constant of `type` holding `buffer`; a rank-0 buffer becomes a
+/// splat of `type`. Returns null if the element count does not fit.
+mlir::DenseElementsAttr bufferToDense(const Buffer &buffer,
+                                      mlir::RankedTensorType type);
+
+namespace OpTrait {
+/// See Fusec_Elementwise in FusecOps.td.
+template <typename ConcreteType>
+class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {
+};
+} // namespace OpTrait
+
+} // namespace fusec
+
+#include "fusec/Dialect/Fusec/IR/FusecInterfaces.h.inc"
+
+#endif // FUSEC_DIALECT_FUSEC_IR_FUSECINTERFACES_H

@@ -1,0 +1,29 @@
+//===- FusecOps.h - fusec operations ----------------------------*- C++ -*-===//
+
+#ifndef FUSEC_DIALECT_FUSEC_IR_FUSECOPS_H
+#define FUSEC_DIALECT_FUSEC_IR_FUSECOPS_H
+
+#include "fusec/Dialect/Fusec/IR/FusecDialect.h"
+#include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "fusec/Dialect/Fusec/IR/FusecOpsEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "fusec/Dialect/Fusec/IR/FusecOps.h.inc"
+
+namespace fusec {
+/// Largest number of elements that constant folding materialises; beyond it
+/// operations on constants are left for run time, so that folding a huge
+/// constant never stalls compilation.
+inline constexpr int64_t kMaxFoldElements = 1 << 16;
+} // namespace fusec
+
+#endif // FUSEC_DIALECT_FUSEC_IR_FUSECOPS_H

@@ -1,0 +1,486 @@
+//===- FusecOps.td - fusec operations ----------------------*- tablegen -*-===//
+
+#ifndef FUSEC_OPS
+#define FUSEC_OPS
+
+include "fusec/Dialect/Fusec/IR/FusecDialect.td"
+include "fusec/Dialect/Fusec/IR/FusecInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+
+/// Marks operations that apply a scalar function to broadcast operands: the
+/// result element at an index depends only on the operand elements at the
+/// same (broadcast) index. Fusion treats these uniformly.
+def Fusec_Elementwise : NativeOpTrait<"Elementwise"> {
+  let cppNamespace = "::fusec::OpTrait";
+}
+
+class Fusec_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Fusec_Dialect, mnemonic, !listconcat(traits, [Pure,
+        DeclareOpInterfaceMethods<Fusec_EvaluableOpInterface>])>;
+
+//===----------------------------------------------------------------------===//
+// constant
+//===----------------------------------------------------------------------===//
+
+def Fusec_ConstantOp : Fusec_Op<"constant", [ConstantLike,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "A tensor of constant values";
+  let description = [{
+    Produces the tensor given by `value`, a `dense<...>` literal or a
+    `dense_resource<...>` blob (not for `i1`) whose type is the result type.
+
+    ```mlir
+    %0 = fusec.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Unary elementwise operations
+//===----------------------------------------------------------------------===//
+
+class Fusec_UnaryOp<string mnemonic, Type type, string formula,
+                    list<Trait> traits = []>
+    : Fusec_Op<mnemonic, !listconcat(traits, [SameOperandsAndResultType,
+                                              Fusec_Elementwise])> {
+  let summary = "Elementwise " # formula;
+  let arguments = (ins type:$input);
+  let results = (outs type:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasFolder = 1;
+}
+
+def Fusec_NegOp : Fusec_UnaryOp<"neg", Fusec_NumericTensor, "-x"> {
+  let description = [{
+    Negation. Floats flip their sign bit (`-0` for `0`, NaN stays NaN);
+    integers wrap (`-INT_MIN == INT_MIN`).
+  }];
+}
+
+def Fusec_AbsOp : Fusec_UnaryOp<"abs", Fusec_NumericTensor, "|x|"> {
+  let description = [{
+    Absolute value. Floats clear their sign bit; integers wrap
+    (`abs(INT_MIN) == INT_MIN`).
+  }];
+}
+
+def Fusec_ExpOp : Fusec_UnaryOp<"exp", Fusec_FloatTensor, "e^x"> {
+  let description = [{ `expf(x)` in f32. }];
+}
+
+def Fusec_LogOp : Fusec_UnaryOp<"log", Fusec_FloatTensor, "natural logarithm"> {
+  let description = [{
+    `logf(x)` in f32: `log(0) == -inf`, NaN for negative inputs.
+  }];
+}
+
+def Fusec_SqrtOp : Fusec_UnaryOp<"sqrt", Fusec_FloatTensor, "square root"> {
+  let description = [{
+    `sqrtf(x)`, correctly rounded; NaN for negative inputs, `sqrt(-0) == -0`.
+  }];
+}
+
+def Fusec_RsqrtOp : Fusec_UnaryOp<"rsqrt", Fusec_FloatTensor,
+                                  "reciprocal square root"> {
+  let description = [{
+    `1.0f / sqrtf(x)`, two f32 roundings: `rsqrt(0) == +inf`,
+    `rsqrt(-0) == -inf`.
+  }];
+}
+
+def Fusec_ReciprocalOp : Fusec_UnaryOp<"reciprocal", Fusec_FloatTensor, "1/x"> {
+  let description = [{ `1.0f / x` in f32. }];
+}
+
+def Fusec_TanhOp : Fusec_UnaryOp<"tanh", Fusec_FloatTensor,
+                                 "hyperbolic tangent"> {
+  let description = [{ `tanhf(x)` in f32. }];
+}
+
+def Fusec_SigmoidOp : Fusec_UnaryOp<"sigmoid", Fusec_FloatTensor,
+                                    "logistic sigmoid"> {
+  let description = [{
+    `1.0f / (1.0f + expf(-x))` in f32: 0 for large negative x, 1 for large
+    positive x.
+  }];
+}
+
+def Fusec_ReluOp : Fusec_UnaryOp<"relu", Fusec_NumericTensor, "max(x, 0)"> {
+  let description = [{
+    `x > 0 ? x : 0`, with NaN propagated and `relu(-0) == +0`.
+  }];
+}
+
+def Fusec_ErfOp : Fusec_UnaryOp<"erf", Fusec_FloatTensor, "error function"> {
+  let description = [{ `erff(x)` in f32. }];
+}
+
+def Fusec_GeluOp : Fusec_UnaryOp<"gelu", Fusec_FloatTensor,
+                                 "Gaussian error linear unit"> {
+  let description = [{
+    With `approximate = none` (the default, omitted when printing) the exact
+    form `0.5f * x * (1 + erff(x * 0.70710678f))`; with `approximate = tanh`
+    the tanh approximation
+    `0.5f * x * (1 + tanhf(0.79788456f * (x + 0.044715f * x * x * x)))`,
+    evaluated in f32 in that order.
+
+    ```mlir
+    %1 = fusec.gelu %0 approximate = tanh : tensor<8xf16>
+    ```
+  }];
+  let arguments = (ins Fusec_FloatTensor:$input,
+                   DefaultValuedAttr<Fusec_GeluApproximation,
+                       "::fusec::GeluApproximation::none">:$approximate);
+  let assemblyFormat =
+      "$input (`approximate` `=` $approximate^)? attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise operations
+//===----------------------------------------------------------------------===//
+
+class Fusec_BinaryOp<string mnemonic, Type type, string formula,
+                     list<Trait> traits = []>
+    : Fusec_Op<mnemonic, !listconcat(traits, [Fusec_Elementwise,
+                                              InferTypeOpAdaptor])> {
+  let summary = "Elementwise " # formula # " with broadcasting";
+  let arguments = (ins type:$lhs, type:$rhs);
+  let results = (outs type:$result);
+  // One type when both operands agree, otherwise both:
+  //   fusec.add %a, %b : tensor<4x3xf32>, tensor<3xf32>
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` custom<OperandTypes>(type($lhs), type($rhs))
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_AddOp : Fusec_BinaryOp<"add", Fusec_NumericTensor, "lhs + rhs",
+                                 [Commutative]> {
+  let description = [{
+    Sum; integers wrap. The result shape is the broadcast of the operand
+    shapes.
+
+    ```mlir
+    %2 = fusec.add %0, %1 : tensor<4x3xf32>, tensor<3xf32>
+    ```
+  }];
+}
+
+def Fusec_SubOp : Fusec_BinaryOp<"sub", Fusec_NumericTensor, "lhs - rhs"> {
+  let description = [{ Difference; integers wrap. }];
+}
+
+def Fusec_MulOp : Fusec_BinaryOp<"mul", Fusec_NumericTensor, "lhs * rhs",
+                                 [Commutative]> {
+  let description = [{ Product; integers wrap. }];
+}
+
+def Fusec_DivOp : Fusec_BinaryOp<"div", Fusec_NumericTensor, "lhs / rhs"> {
+  let description = [{
+    Quotient. Floats follow IEEE 754 (`x / 0` is an infinity or NaN).
+    Integers truncate toward zero; `x / 0 == 0` and `INT_MIN / -1 == INT_MIN`.
+  }];
+}
+
+def Fusec_MaxOp : Fusec_BinaryOp<"max", Fusec_NumericTensor, "maximum",
+                                 [Commutative]> {
+  let description = [{
+    IEEE 754-2019 `maximum`: NaN if either operand is NaN, and
+    `max(-0, +0) == +0`.
+  }];
+}
+
+def Fusec_MinOp : Fusec_BinaryOp<"min", Fusec_NumericTensor, "minimum",
+                                 [Commutative]> {
+  let description = [{
+    IEEE 754-2019 `minimum`: NaN if either operand is NaN, and
+    `min(-0, +0) == -0`.
+  }];
+}
+
+def Fusec_PowOp : Fusec_BinaryOp<"pow", Fusec_FloatTensor, "lhs ^ rhs"> {
+  let description = [{
+    `powf(lhs, rhs)` in f32 (C99 special cases: `pow(x, 0) == 1` even for
+    NaN x, a negative base with a non-integer exponent gives NaN).
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// compare, select, cast
+//===----------------------------------------------------------------------===//
+
+def Fusec_CompareOp : Fusec_Op<"compare", [Fusec_Elementwise,
+                                           InferTypeOpAdaptor]> {
+  let summary = "Elementwise comparison with broadcasting";
+  let description = [{
+    Compares `lhs` and `rhs` elementwise with `predicate` (`eq`, `ne`, `lt`,
+    `le`, `gt`, `ge`) and yields an `i1` tensor of the broadcast shape.
+    Integers compare as signed. Floats compare as IEEE 754 values: `-0 == +0`,
+    and a NaN operand makes every predicate false except `ne`, which is true.
+
+    ```mlir
+    %m = fusec.compare lt, %a, %b : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_CmpPredicate:$predicate, Fusec_Tensor:$lhs,
+                   Fusec_Tensor:$rhs);
+  let results = (outs Fusec_BoolTensor:$result);
+  let assemblyFormat = [{
+    $predicate `,` $lhs `,` $rhs attr-dict `:`
+    custom<OperandTypes>(type($lhs), type($rhs))
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_SelectOp : Fusec_Op<"select", [Fusec_Elementwise,
+                                         InferTypeOpAdaptor]> {
+  let summary = "Elementwise choice with broadcasting";
+  let description = [{
+    `condition ? true_value : false_value` per element; the three operands
+    broadcast together. The value chosen is passed through bit-exactly.
+
+    ```mlir
+    %r = fusec.select %m, %a, %b : tensor<4xi1>, tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_BoolTensor:$condition, Fusec_Tensor:$true_value,
+                   Fusec_Tensor:$false_value);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    type($condition) `,` custom<OperandTypes>(type($true_value),
+                                              type($false_value))
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_CastOp : Fusec_Op<"cast", [Fusec_Elementwise]> {
+  let summary = "Element type conversion";
+  let description = [{
+    Converts each element to the result's element type; the shape is kept.
+
+    * float to narrower float, integer to float: round to nearest, ties to
+      even, in a single rounding; overflow gives infinities.
+    * float to integer: round to nearest, ties to even, then saturate to the
+      integer's range; NaN becomes 0.
+    * integer to narrower integer: wrap (keep the low bits); widening sign
+      extends; `i1` converts to 0 or 1.
+    * anything to `i1`: `x != 0` (so NaN becomes 1).
+
+    ```mlir
+    %h = fusec.cast %x : tensor<4xf32> to tensor<4xf16>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape operations
+//===----------------------------------------------------------------------===//
+
+def Fusec_ReshapeOp : Fusec_Op<"reshape"> {
+  let summary = "Reinterpret the row-major elements with a new shape";
+  let description = [{
+    Same elements in the same row-major order, new shape with the same
+    element count and element type.
+
+    ```mlir
+    %1 = fusec.reshape %0 : tensor<2x3xf32> -> tensor<6xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Fusec_TransposeOp : Fusec_Op<"transpose", [InferTypeOpAdaptor]> {
+  let summary = "Permute dimensions";
+  let description = [{
+    Result dimension `d` is input dimension `permutation[d]`:
+    `result[i_0, ..., i_last] = input[j]` with `j[permutation[d]] = i_d`.
+    `permutation` must be a permutation of `0 .. rank-1`.
+
+    ```mlir
+    %1 = fusec.transpose %0, [1, 0] : tensor<2x3xf32> -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input, DenseI64ArrayAttr:$permutation);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $permutation attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_BroadcastToOp : Fusec_Op<"broadcast_to"> {
+  let summary = "Broadcast to a larger shape";
+  let description = [{
+    NumPy broadcasting of `input` to the result shape: the input's
+    dimensions align with the trailing result dimensions and each must equal
+    the result dimension or be 1; leading result dimensions are new.
+
+    ```mlir
+    %1 = fusec.broadcast_to %0 : tensor<3xf32> -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasFolder = 1;
+  let hasVerifier = 1;
+}
+
+def Fusec_ConcatOp : Fusec_Op<"concat", [InferTypeOpAdaptor]> {
+  let summary = "Concatenate along an axis";
+  let description = [{
+    Joins one or more tensors of the same rank and element type along
+    `axis`; all other dimensions must be equal. Operands may be empty along
+    the axis.
+
+    ```mlir
+    %2 = fusec.concat %0, %1 axis = 0 : tensor<2x3xf32>, tensor<4x3xf32> -> tensor<6x3xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Fusec_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = [{
+    $inputs `axis` `=` $axis attr-dict `:` type($inputs) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_SplitOp : Fusec_Op<"split", [InferTypeOpAdaptor]> {
+  let summary = "Split along an axis into consecutive pieces";
+  let description = [{
+    Cuts `input` along `axis` into pieces of the given `sizes` (which must
+    sum to the dimension; zero sizes are allowed), in order. The inverse of
+    `concat`.
+
+    ```mlir
+    %a, %b = fusec.split %0 axis = 0 sizes = [2, 4] : tensor<6x3xf32> -> tensor<2x3xf32>, tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input, I64Attr:$axis,
+                   DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<Fusec_Tensor>:$results);
+  let assemblyFormat = [{
+    $input `axis` `=` $axis `sizes` `=` $sizes attr-dict `:` type($input)
+    `->` type($results)
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_SliceOp : Fusec_Op<"slice", [InferTypeOpAdaptor]> {
+  let summary = "Strided sub-tensor with static bounds";
+  let description = [{
+    `result[i] = input[start + i * stride]` in every dimension, for
+    `0 <= i < size`. Requires `0 <= start`, `stride >= 1`, `size >= 0` and,
+    when `size > 0`, `start + (size - 1) * stride < dim`. The lists are
+    written in the order start, size, stride, as `tensor.extract_slice` does.
+
+    ```mlir
+    %1 = fusec.slice %0 [0, 1] [2, 2] [1, 1] : tensor<4x4xf32> -> tensor<2x2xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input, DenseI64ArrayAttr:$start,
+                   DenseI64ArrayAttr:$size, DenseI64ArrayAttr:$stride);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = [{
+    $input $start $size $stride attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Fusec_ReduceOp<string mnemonic, Type type, string what>
+    : Fusec_Op<mnemonic, [InferTypeOpAdaptor]> {
+  let summary = what # " over axes";
+  let arguments = (ins type:$input, DenseI64ArrayAttr:$axes,
+                   UnitAttr:$keep_dims);
+  let results = (outs type:$result);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_ReduceSumOp : Fusec_ReduceOp<"reduce_sum", Fusec_NumericTensor,
+                                       "Sum"> {
+  let description = [{
+    Sums over `axes` (strictly increasing, each in `[0, rank)`). The result
+    drops the reduced dimensions, or keeps them as 1 with `keep_dims`. Floats
+    accumulate in f64 in row-major order and round once; integers wrap. An
+    empty reduction gives 0.
+
+    ```mlir
+    %s = fusec.reduce_sum %x axes = [1] keep_dims : tensor<4x3xf32> -> tensor<4x1xf32>
+    ```
+  }];
+}
+
+def Fusec_ReduceMaxOp : Fusec_ReduceOp<"reduce_max", Fusec_NumericTensor,
+                                       "Maximum"> {
+  let description = [{
+    Maximum over `axes`, with the NaN and signed-zero rules of `fusec.max`.
+    An empty reduction gives `-inf` (floats) or the smallest integer.
+  }];
+}
+
+def Fusec_ReduceMinOp : Fusec_ReduceOp<"reduce_min", Fusec_NumericTensor,
+                                       "Minimum"> {
+  let description = [{
+    Minimum over `axes`, with the NaN and signed-zero rules of `fusec.min`.
+    An empty reduction gives `+inf` (floats) or the largest integer.
+  }];
+}
+
+def Fusec_ReduceMeanOp : Fusec_ReduceOp<"reduce_mean", Fusec_FloatTensor,
+                                        "Arithmetic mean"> {
+  let description = [{
+    The f64 sum (as `reduce_sum`) divided by the number of reduced elements,
+    rounded once; an empty reduction gives NaN.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// matmul
+//===----------------------------------------------------------------------===//
+
+def Fusec_MatmulOp : Fusec_Op<"matmul", [InferTypeOpAdaptor]> {
+  let summary = "Batched matrix product";
+  let description = [{
+    `lhs [..., M, K] x rhs [..., K, N] -> [..., M, N]` for operands of rank
+    at least 2 and the same element type. Leading (batch) dimensions
+    broadcast like NumPy's `matmul`. Floats: products and sums in f64, summed
+    over K in order, rounded once. Integers wrap.
+
+    ```mlir
+    %y = fusec.matmul %x, %w : tensor<8x16x32xf16>, tensor<32x64xf16> -> tensor<8x16x64xf16>
+    ```
+  }];
+  let arguments = (ins Fusec_NumericTensor:$lhs, Fusec_NumericTensor:$rhs);
+  let results = (outs Fusec_NumericTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+#endif // FUSEC_OPS

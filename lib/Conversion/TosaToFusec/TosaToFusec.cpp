@@ -1,0 +1,499 @@
+//===- TosaToFusec.cpp - Import TOSA into fusec ---------------------------===//
+//
+// One conversion pattern per TOSA operation. The types are builtin tensors on
+// both sides, so no type conversion is involved; what a pattern checks is
+// that the operation uses only what fusec represents (static shapes, the six
+// element types, zero shifts and zero points, constant shape operands).
+// Patterns that refuse record why, and importTosa reports every refused or
+// unknown operation at its own location.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Conversion/Passes.h"
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace fusec {
+#define GEN_PASS_DEF_FUSECIMPORTTOSA
+#include "fusec/Conversion/Passes.h.inc"
+} // namespace fusec
+
+using namespace mlir;
+using namespace fusec;
+
+namespace {
+
+std::string typeString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Base for all patterns: records refusals and checks that every tensor the
+/// op touches is a fusec tensor.
+template <typename SourceOp>
+class TosaPattern : public OpConversionPattern<SourceOp> {
+public:
+  TosaPattern(MLIRContext *context, TosaImportFailures *failures)
+      : OpConversionPattern<SourceOp>(context), failures(failures) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    for (Type type :
+         llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
+                            llvm::to_vector(op->getResultTypes()))) {
+      if (isa<tosa::shapeType>(type))
+        continue;
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape() || tensor.getEncoding() ||
+          !toDType(tensor.getElementType()))
+        return refuse(op, "uses " + typeString(type) +
+                              "; fusec supports statically shaped tensors of "
+                              "f32, f16, bf16, i1, i32 and i64");
+    }
+    return convert(op, adaptor, rewriter);
+  }
+
+protected:
+  virtual LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const = 0;
+
+  LogicalResult refuse(Operation *op, const Twine &why) const {
+    if (failures)
+      (*failures)[op] = why.str();
+    return failure();
+  }
+
+  /// Constant integer values of a `!tosa.shape` operand.
+  LogicalResult shapeValues(Operation *op, Value shape, StringRef name,
+                            SmallVectorImpl<int64_t> &values) const {
+    auto constShape = shape.getDefiningOp<tosa::ConstShapeOp>();
+    if (!constShape)
+      return refuse(op, "operand '" + name +
+                            "' must be produced by tosa.const_shape");
+    for (const APInt &v : constShape.getValues().getValues<APInt>())
+      values.push_back(v.getSExtValue());
+    return success();
+  }
+
+  /// Checks that a zero-point operand is the constant 0.
+  LogicalResult zeroPoint(Operation *op, FailureOr<int64_t> zp,
+                          StringRef name) const {
+    if (failed(zp))
+      return refuse(op, "zero point '" + name + "' must be a constant");
+    if (*zp != 0)
+      return refuse(op, "zero point '" + name + "' is " + Twine(*zp) +
+                            "; only 0 is supported");
+    return success();
+  }
+
+private:
+  TosaImportFailures *failures;
+};
+
+RankedTensorType resultType(Operation *op, unsigned i = 0) {
+  return cast<RankedTensorType>(op->getResult(i).getType());
+}
+
+/// A rank-0 constant holding `value` converted to `elementType`.
+Value scalarConstant(OpBuilder &b, Location loc, Type elementType,
+                     Attribute value) {
+  auto type = RankedTensorType::get({}, elementType);
+  DenseElementsAttr attr;
+  if (auto f = dyn_cast<FloatAttr>(value)) {
+    APFloat v = f.getValue();
+    bool lost = false;
+    v.convert(cast<FloatType>(elementType).getFloatSemantics(),
+              APFloat::rmNearestTiesToEven, &lost);
+    attr = DenseElementsAttr::get(type, v);
+  } else {
+    APInt v = cast<IntegerAttr>(value).getValue();
+    attr = DenseElementsAttr::get(
+        type, v.sextOrTrunc(elementType.getIntOrFloatBitWidth()));
+  }
+  return ConstantOp::create(b, loc, type, attr);
+}
+
+/// x != x: true where x is NaN.
+Value isNaN(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  return CompareOp::create(b, loc, type.clone(b.getI1Type()), CmpPredicate::ne,
+                           x, x);
+}
+
+//===----------------------------------------------------------------------===//
+// Patterns
+//===----------------------------------------------------------------------===//
+
+/// TOSA ops that map one-to-one onto a fusec op with the same operands.
+template <typename SourceOp, typename TargetOp>
+struct DirectPattern : TosaPattern<SourceOp> {
+  using TosaPattern<SourceOp>::TosaPattern;
+  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<TargetOp>(op, op->getResultTypes(),
+                                          adaptor.getOperands());
+    return success();
+  }
+};
+
+struct ConstPattern : TosaPattern<tosa::ConstOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::ConstOp op, OpAdaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    ElementsAttr values = op.getValues();
+    if (!isa<DenseElementsAttr>(values) &&
+        !(isa<DenseResourceElementsAttr>(values) &&
+          !values.getElementType().isInteger(1)))
+      return refuse(op, "values must be a dense<...> literal (or "
+                        "dense_resource<...> for types other than i1)");
+    rewriter.replaceOpWithNewOp<ConstantOp>(op, resultType(op), values);
+    return success();
+  }
+};
+
+struct MulPattern : TosaPattern<tosa::MulOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::MulOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    DenseElementsAttr shift;
+    if (!matchPattern(op.getShift(), m_Constant(&shift)) ||
+        llvm::any_of(shift.getValues<APInt>(),
+                     [](const APInt &v) { return !v.isZero(); }))
+      return refuse(op, "shift must be the constant 0");
+    rewriter.replaceOpWithNewOp<MulOp>(op, resultType(op), adaptor.getInput1(),
+                                       adaptor.getInput2());
+    return success();
+  }
+};
+
+struct NegatePattern : TosaPattern<tosa::NegateOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::NegateOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    if (failed(zeroPoint(op, op.getInput1ZeroPoint(), "input1_zp")) ||
+        failed(zeroPoint(op, op.getOutputZeroPoint(), "output_zp")))
+      return failure();
+    rewriter.replaceOpWithNewOp<NegOp>(op, adaptor.getInput1());
+    return success();
+  }
+};
+
+/// maximum/minimum. With nan_mode IGNORE a NaN operand yields the other.
+template <typename SourceOp, typename TargetOp>
+struct ExtremumPattern : TosaPattern<SourceOp> {
+  using TosaPattern<SourceOp>::TosaPattern;
+  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = resultType(op);
+    Value a = adaptor.getInput1(), b = adaptor.getInput2();
+    Value result = TargetOp::create(rewriter, loc, type, a, b);
+    if (op.getNanMode() == tosa::NanPropagationMode::IGNORE &&
+        isa<FloatType>(type.getElementType())) {
+      result = SelectOp::create(rewriter, loc, type, isNaN(rewriter, loc, b), a,
+                                result);
+      result = SelectOp::create(rewriter, loc, type, isNaN(rewriter, loc, a), b,
+                                result);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ClampPattern : TosaPattern<tosa::ClampOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::ClampOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = resultType(op);
+    Type elementType = type.getElementType();
+    if (elementType.isInteger(1))
+      return refuse(op, "clamp of i1 is not supported");
+    Value lo = scalarConstant(rewriter, loc, elementType, op.getMinValAttr());
+    Value hi = scalarConstant(rewriter, loc, elementType, op.getMaxValAttr());
+    Value x = adaptor.getInput();
+    Value result = MaxOp::create(rewriter, loc, type, x, lo);
+    result = MinOp::create(rewriter, loc, type, result, hi);
+    if (op.getNanMode() == tosa::NanPropagationMode::IGNORE &&
+        isa<FloatType>(elementType))
+      result = SelectOp::create(rewriter, loc, type, isNaN(rewriter, loc, x),
+                                lo, result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+template <typename SourceOp, CmpPredicate Predicate>
+struct ComparePattern : TosaPattern<SourceOp> {
+  using TosaPattern<SourceOp>::TosaPattern;
+  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<CompareOp>(op, resultType(op), Predicate,
+                                           adaptor.getInput1(),
+                                           adaptor.getInput2());
+    return success();
+  }
+};
+
+struct ConcatPattern : TosaPattern<tosa::ConcatOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::ConcatOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<ConcatOp>(
+        op, resultType(op), adaptor.getInput1(), int64_t(op.getAxis()));
+    return success();
+  }
+};
+
+struct SlicePattern : TosaPattern<tosa::SliceOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::SliceOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    SmallVector<int64_t> start;
+    if (failed(shapeValues(op, op.getStart(), "start", start)))
+      return failure();
+    // The size operand may use -1 for "to the end"; the static result type
+    // holds the resolved sizes.
+    RankedTensorType type = resultType(op);
+    SmallVector<int64_t> stride(type.getRank(), 1);
+    rewriter.replaceOpWithNewOp<SliceOp>(op, type, adaptor.getInput1(), start,
+                                         type.getShape(), stride);
+    return success();
+  }
+};
+
+struct ReshapePattern : TosaPattern<tosa::ReshapeOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::ReshapeOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    // The static result type is the shape (the shape operand may hold -1).
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType(op),
+                                           adaptor.getInput1());
+    return success();
+  }
+};
+
+struct TransposePattern : TosaPattern<tosa::TransposeOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::TransposeOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    SmallVector<int64_t> perm(op.getPerms().begin(), op.getPerms().end());
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, resultType(op),
+                                             adaptor.getInput1(), perm);
+    return success();
+  }
+};
+
+/// tile(x, m): out[.., i_d, ..] = x[.., i_d mod n_d, ..]. Each tiled dimension
+/// n_d becomes a pair (m_d, n_d): reshape x to insert unit dimensions,
+/// broadcast them to m_d, reshape to the result.
+struct TilePattern : TosaPattern<tosa::TileOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::TileOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    SmallVector<int64_t> multiples;
+    if (failed(shapeValues(op, op.getMultiples(), "multiples", multiples)))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType inType =
+        cast<RankedTensorType>(adaptor.getInput1().getType());
+    RankedTensorType outType = resultType(op);
+    if (int64_t(multiples.size()) != inType.getRank())
+      return refuse(op, "multiples must have one entry per dimension");
+    SmallVector<int64_t> expanded, broadcast;
+    for (auto [dim, m] : llvm::zip(inType.getShape(), multiples)) {
+      if (m < 0)
+        return refuse(op, "multiples must not be negative");
+      if (m == 1 || dim == 1) {
+        expanded.push_back(dim);
+        broadcast.push_back(dim * m);
+      } else {
+        expanded.append({1, dim});
+        broadcast.append({m, dim});
+      }
+    }
+    Type elementType = inType.getElementType();
+    Value x = adaptor.getInput1();
+    if (ArrayRef<int64_t>(expanded) != inType.getShape())
+      x = ReshapeOp::create(rewriter, loc,
+                            RankedTensorType::get(expanded, elementType), x);
+    x = BroadcastToOp::create(rewriter, loc,
+                              RankedTensorType::get(broadcast, elementType), x);
+    if (cast<RankedTensorType>(x.getType()) != outType)
+      x = ReshapeOp::create(rewriter, loc, outType, x);
+    rewriter.replaceOp(op, x);
+    return success();
+  }
+};
+
+struct MatmulPattern : TosaPattern<tosa::MatMulOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::MatMulOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    if (failed(zeroPoint(op, op.getAZeroPoint(), "a_zp")) ||
+        failed(zeroPoint(op, op.getBZeroPoint(), "b_zp")))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultType(op);
+    Type accType = type.getElementType();
+    // TOSA accumulates (and returns) in a possibly wider type, e.g. f16 x
+    // f16 -> f32. Widening the operands first is exact and gives the same
+    // f32 products and sums.
+    auto widen = [&](Value v) -> Value {
+      auto t = cast<RankedTensorType>(v.getType());
+      if (t.getElementType() == accType)
+        return v;
+      return CastOp::create(rewriter, loc, t.clone(accType), v);
+    };
+    rewriter.replaceOpWithNewOp<MatmulOp>(op, type, widen(adaptor.getA()),
+                                          widen(adaptor.getB()));
+    return success();
+  }
+};
+
+/// reduce_* over one axis, keeping it. reduce_max/min with nan_mode IGNORE
+/// skip NaNs; an all-NaN slice gives NaN.
+template <typename SourceOp, typename TargetOp>
+struct ReducePattern : TosaPattern<SourceOp> {
+  using TosaPattern<SourceOp>::TosaPattern;
+  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = resultType(op);
+    Value x = adaptor.getInput();
+    SmallVector<int64_t> axes = {int64_t(op.getAxis())};
+    bool ignoreNaN = false;
+    if constexpr (!std::is_same_v<SourceOp, tosa::ReduceSumOp>)
+      ignoreNaN = op.getNanMode() == tosa::NanPropagationMode::IGNORE &&
+                  isa<FloatType>(type.getElementType());
+    if (!ignoreNaN) {
+      rewriter.replaceOpWithNewOp<TargetOp>(op, type, x, axes,
+                                            /*keep_dims=*/true);
+      return success();
+    }
+    auto inType = cast<RankedTensorType>(x.getType());
+    Type elementType = inType.getElementType();
+    bool isMax = std::is_same_v<SourceOp, tosa::ReduceMaxOp>;
+    Value nan = isNaN(rewriter, loc, x);
+    Value fill = scalarConstant(
+        rewriter, loc, elementType,
+        rewriter.getFloatAttr(elementType, isMax ? -INFINITY : INFINITY));
+    Value cleaned = SelectOp::create(rewriter, loc, inType, nan, fill, x);
+    Value reduced = TargetOp::create(rewriter, loc, type, cleaned, axes, true);
+    // All NaN along the axis <=> the reduction of the NaN mask is true.
+    auto maskType = inType.clone(rewriter.getI32Type());
+    Value mask = CastOp::create(rewriter, loc, maskType, nan);
+    Value allNaN = ReduceMinOp::create(
+        rewriter, loc, type.clone(rewriter.getI32Type()), mask, axes, true);
+    Value allNaNBool =
+        CastOp::create(rewriter, loc, type.clone(rewriter.getI1Type()), allNaN);
+    Value nanValue = scalarConstant(rewriter, loc, elementType,
+                                    rewriter.getFloatAttr(elementType, NAN));
+    rewriter.replaceOpWithNewOp<SelectOp>(op, type, allNaNBool, nanValue,
+                                          reduced);
+    return success();
+  }
+};
+
+struct FusecImportTosaPass final
+    : fusec::impl::FusecImportTosaBase<FusecImportTosaPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(importTosa(getOperation())))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void fusec::populateTosaToFusecPatterns(RewritePatternSet &patterns,
+                                        TosaImportFailures *failures) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<
+      ConstPattern, MulPattern, NegatePattern, ClampPattern, ConcatPattern,
+      SlicePattern, ReshapePattern, TransposePattern, TilePattern,
+      MatmulPattern, DirectPattern<tosa::AddOp, AddOp>,
+      DirectPattern<tosa::SubOp, SubOp>, DirectPattern<tosa::PowOp, PowOp>,
+      DirectPattern<tosa::AbsOp, AbsOp>, DirectPattern<tosa::ExpOp, ExpOp>,
+      DirectPattern<tosa::LogOp, LogOp>, DirectPattern<tosa::TanhOp, TanhOp>,
+      DirectPattern<tosa::SigmoidOp, SigmoidOp>,
+      DirectPattern<tosa::ErfOp, ErfOp>,
+      DirectPattern<tosa::ReciprocalOp, ReciprocalOp>,
+      DirectPattern<tosa::RsqrtOp, RsqrtOp>,
+      DirectPattern<tosa::SelectOp, SelectOp>,
+      DirectPattern<tosa::CastOp, CastOp>,
+      ExtremumPattern<tosa::MaximumOp, MaxOp>,
+      ExtremumPattern<tosa::MinimumOp, MinOp>,
+      ComparePattern<tosa::GreaterOp, CmpPredicate::gt>,
+      ComparePattern<tosa::GreaterEqualOp, CmpPredicate::ge>,
+      ComparePattern<tosa::EqualOp, CmpPredicate::eq>,
+      ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
+      ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
+      ReducePattern<tosa::ReduceMinOp, ReduceMinOp>>(ctx, failures);
+}
+
+LogicalResult fusec::importTosa(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  bool hasTosa = false;
+  root->walk([&](Operation *op) {
+    if (isa<tosa::TosaDialect>(op->getDialect()))
+      hasTosa = true;
+    return hasTosa ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (!hasTosa)
+    return success();
+
+  ctx->getOrLoadDialect<FusecDialect>();
+  TosaImportFailures failures;
+  RewritePatternSet patterns(ctx);
+  populateTosaToFusecPatterns(patterns, &failures);
+  ConversionTarget target(*ctx);
+  target.addLegalDialect<FusecDialect>();
+  target.addIllegalDialect<tosa::TosaDialect>();
+  // Shape constants are read by their users and erased afterwards.
+  target.addLegalOp<tosa::ConstShapeOp>();
+  // Partial conversion leaves refused operations in place so that each can
+  // be reported below with its reason.
+  (void)applyPartialConversion(root, target, std::move(patterns));
+
+  bool failed = false;
+  SmallVector<Operation *> deadShapes;
+  root->walk([&](Operation *op) {
+    if (!isa<tosa::TosaDialect>(op->getDialect()))
+      return;
+    if (isa<tosa::ConstShapeOp>(op)) {
+      deadShapes.push_back(op);
+      return;
+    }
+    failed = true;
+    auto it = failures.find(op);
+    if (it != failures.end())
+      op->emitError() << "cannot import '" << op->getName()
+                      << "': " << it->second;
+    else
+      op->emitError() << "unsupported TOSA operation '" << op->getName()
+                      << "': fusec imports const, const_shape, add, sub, mul, "
+                         "maximum, minimum, pow, abs, negate, exp, log, tanh, "
+                         "sigmoid, erf, reciprocal, rsqrt, clamp, cast, "
+                         "greater, greater_equal, equal, select, concat, "
+                         "slice, reshape, transpose, tile, matmul, "
+                         "reduce_sum, reduce_max and reduce_min";
+  });
+  if (failed)
+    return failure();
+  for (Operation *op : deadShapes) {
+    if (!op->use_empty())
+      return op->emitError()
+             << "'tosa.const_shape' is used by an operation fusec does not "
+                "import";
+    op->erase();
+  }
+  return success();
+}

@@ -1,0 +1,853 @@
+//===- FusecOps.cpp - fusec dialect and operations ------------------------===//
+//
+// Registration, custom assembly directives, type inference, verifiers and
+// folders. Every rule that IR from a file can violate is checked here with a
+// diagnostic: Debian's MLIR is built without assertions, so anything a
+// verifier lets through reaches the interpreter and code generators as
+// undefined behaviour.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Interpreter/Kernels.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace fusec;
+
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Dialect/Fusec/IR/FusecOpsDialect.cpp.inc"
+#include "fusec/Dialect/Fusec/IR/FusecOpsEnums.cpp.inc"
+
+void FusecDialect::initialize() { registerOps(); }
+
+void FusecDialect::registerOps() {
+  addOperations<
+#define GET_OP_LIST
+#include "fusec/Dialect/Fusec/IR/FusecOps.cpp.inc"
+      >();
+}
+
+Operation *FusecDialect::materializeConstant(OpBuilder &builder,
+                                             Attribute value, Type type,
+                                             Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, type, elements);
+}
+
+//===----------------------------------------------------------------------===//
+// Custom assembly directives
+//===----------------------------------------------------------------------===//
+
+/// `type` or `lhs-type, rhs-type`: a single type stands for both operands.
+static ParseResult parseOperandTypes(OpAsmParser &parser, Type &lhs,
+                                     Type &rhs) {
+  if (parser.parseType(lhs))
+    return failure();
+  if (succeeded(parser.parseOptionalComma()))
+    return parser.parseType(rhs);
+  rhs = lhs;
+  return success();
+}
+
+static void printOperandTypes(OpAsmPrinter &printer, Operation *, Type lhs,
+                              Type rhs) {
+  printer << lhs;
+  if (lhs != rhs)
+    printer << ", " << rhs;
+}
+
+#define GET_OP_CLASSES
+#include "fusec/Dialect/Fusec/IR/FusecOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Helpers for inference and verification
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Emits "'fusec.<op>' op <message>" at `loc` when a location is given
+/// (inference runs both from verifiers, with a location, and speculatively
+/// from builders and folders, without).
+class InferError {
+public:
+  InferError(std::optional<Location> loc, StringRef opName)
+      : loc(loc), opName(opName) {}
+
+  LogicalResult operator()(const Twine &message) const {
+    if (loc)
+      emitError(*loc) << "'" << opName << "' op " << message;
+    return failure();
+  }
+
+private:
+  std::optional<Location> loc;
+  StringRef opName;
+};
+
+/// The statically shaped tensor type of `value`, or null.
+RankedTensorType tensorOf(Value value) {
+  auto type =
+      dyn_cast_or_null<RankedTensorType>(value ? value.getType() : Type());
+  return type && type.hasStaticShape() ? type : RankedTensorType();
+}
+
+std::string str(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+std::string str(ArrayRef<int64_t> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+/// NumPy broadcast of the named operands' shapes. All operands must be
+/// statically shaped tensors (the ODS constraints say so); element types are
+/// checked by the caller.
+LogicalResult
+broadcastNamed(const InferError &error,
+               ArrayRef<std::pair<StringRef, RankedTensorType>> operands,
+               SmallVectorImpl<int64_t> &shape) {
+  shape.clear();
+  StringRef firstName;
+  for (auto [name, type] : operands) {
+    Shape current(shape.begin(), shape.end());
+    Shape next;
+    Shape operand(type.getShape().begin(), type.getShape().end());
+    if (!kernels::broadcastShapes(current, operand, next)) {
+      return error("operand '" + name + "' of type " + str(type) +
+                   " does not broadcast with '" + firstName + "' (shape " +
+                   str(shape) + ")");
+    }
+    if (firstName.empty())
+      firstName = name;
+    shape.assign(next.begin(), next.end());
+  }
+  return success();
+}
+
+/// Validates an axes list against a rank: strictly increasing, in range.
+LogicalResult checkAxes(const InferError &error, ArrayRef<int64_t> axes,
+                        int64_t rank) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < 0 || axes[i] >= rank)
+      return error("axis " + Twine(axes[i]) + " is out of range for rank " +
+                   Twine(rank));
+    if (i && axes[i] <= axes[i - 1])
+      return error("axes " + str(axes) + " must be strictly increasing");
+  }
+  return success();
+}
+
+/// Element count with overflow detection.
+std::optional<int64_t> elementCount(ArrayRef<int64_t> shape) {
+  return checkedNumElements(Shape(shape.begin(), shape.end()));
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Type inference
+//===----------------------------------------------------------------------===//
+
+/// Shared by the binary ops: equal element types, broadcast shapes.
+template <typename Adaptor>
+static LogicalResult inferBinary(std::optional<Location> loc, StringRef name,
+                                 Adaptor adaptor,
+                                 SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, name);
+  RankedTensorType lhs = tensorOf(adaptor.getLhs());
+  RankedTensorType rhs = tensorOf(adaptor.getRhs());
+  if (!lhs || !rhs)
+    return error("expects statically shaped tensor operands");
+  if (lhs.getElementType() != rhs.getElementType())
+    return error("operand 'rhs' has element type " + str(rhs.getElementType()) +
+                 " but 'lhs' has " + str(lhs.getElementType()));
+  SmallVector<int64_t> shape;
+  if (failed(broadcastNamed(error, {{"lhs", lhs}, {"rhs", rhs}}, shape)))
+    return failure();
+  inferred.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}
+
+#define FUSEC_INFER_BINARY(Op)                                                 \
+  LogicalResult Op::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    return inferBinary(loc, getOperationName(), adaptor, inferred);            \
+  }
+FUSEC_INFER_BINARY(AddOp)
+FUSEC_INFER_BINARY(SubOp)
+FUSEC_INFER_BINARY(MulOp)
+FUSEC_INFER_BINARY(DivOp)
+FUSEC_INFER_BINARY(MaxOp)
+FUSEC_INFER_BINARY(MinOp)
+FUSEC_INFER_BINARY(PowOp)
+#undef FUSEC_INFER_BINARY
+
+LogicalResult CompareOp::inferReturnTypes(MLIRContext *context,
+                                          std::optional<Location> loc,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &inferred) {
+  SmallVector<Type> operandType;
+  if (failed(inferBinary(loc, getOperationName(), adaptor, operandType)))
+    return failure();
+  inferred.push_back(
+      RankedTensorType::get(cast<RankedTensorType>(operandType[0]).getShape(),
+                            IntegerType::get(context, 1)));
+  return success();
+}
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, getOperationName());
+  RankedTensorType cond = tensorOf(adaptor.getCondition());
+  RankedTensorType onTrue = tensorOf(adaptor.getTrueValue());
+  RankedTensorType onFalse = tensorOf(adaptor.getFalseValue());
+  if (!cond || !onTrue || !onFalse)
+    return error("expects statically shaped tensor operands");
+  if (onTrue.getElementType() != onFalse.getElementType())
+    return error("operand 'false_value' has element type " +
+                 str(onFalse.getElementType()) + " but 'true_value' has " +
+                 str(onTrue.getElementType()));
+  SmallVector<int64_t> shape;
+  if (failed(broadcastNamed(error,
+                            {{"condition", cond},
+                             {"true_value", onTrue},
+                             {"false_value", onFalse}},
+                            shape)))
+    return failure();
+  inferred.push_back(RankedTensorType::get(shape, onTrue.getElementType()));
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, getOperationName());
+  RankedTensorType input = tensorOf(adaptor.getInput());
+  if (!input || !adaptor.getPermutationAttr())
+    return error("expects a statically shaped tensor and a permutation");
+  ArrayRef<int64_t> perm = adaptor.getPermutation();
+  int64_t rank = input.getRank();
+  if (int64_t(perm.size()) != rank)
+    return error("permutation " + str(perm) + " has " + Twine(perm.size()) +
+                 " entries but the input has rank " + Twine(rank));
+  llvm::SmallBitVector seen(rank);
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm) {
+    if (p < 0 || p >= rank || seen.test(p))
+      return error("permutation " + str(perm) + " is not a permutation of 0.." +
+                   Twine(rank - 1));
+    seen.set(p);
+    shape.push_back(input.getDimSize(p));
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, getOperationName());
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty())
+    return error("expects at least one operand");
+  if (!adaptor.getAxisAttr())
+    return error("requires an 'axis'");
+  RankedTensorType first = tensorOf(inputs[0]);
+  if (!first)
+    return error("expects statically shaped tensor operands");
+  int64_t axis = adaptor.getAxis();
+  int64_t rank = first.getRank();
+  if (axis < 0 || axis >= rank)
+    return error("axis " + Twine(axis) + " is out of range for rank " +
+                 Twine(rank));
+  SmallVector<int64_t> shape(first.getShape());
+  for (auto [i, value] : llvm::enumerate(inputs.drop_front())) {
+    RankedTensorType type = tensorOf(value);
+    size_t index = i + 1;
+    if (!type)
+      return error("expects statically shaped tensor operands");
+    if (type.getElementType() != first.getElementType())
+      return error("operand #" + Twine(index) + " has element type " +
+                   str(type.getElementType()) + " but operand #0 has " +
+                   str(first.getElementType()));
+    if (type.getRank() != rank)
+      return error("operand #" + Twine(index) + " has rank " +
+                   Twine(type.getRank()) + " but operand #0 has rank " +
+                   Twine(rank));
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis) {
+        if (__builtin_add_overflow(shape[d], type.getDimSize(d), &shape[d]))
+          return error("concatenated dimension overflows");
+        continue;
+      }
+      if (type.getDimSize(d) != shape[d])
+        return error("operand #" + Twine(index) + " has shape " +
+                     str(type.getShape()) + " but operand #0 has " +
+                     str(first.getShape()) + ": dimension " + Twine(d) +
+                     " must match (only axis " + Twine(axis) + " may differ)");
+    }
+  }
+  inferred.push_back(RankedTensorType::get(shape, first.getElementType()));
+  return success();
+}
+
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, getOperationName());
+  RankedTensorType input = tensorOf(adaptor.getInput());
+  if (!input || !adaptor.getAxisAttr() || !adaptor.getSizesAttr())
+    return error("expects a statically shaped tensor, an axis and sizes");
+  int64_t axis = adaptor.getAxis();
+  int64_t rank = input.getRank();
+  if (axis < 0 || axis >= rank)
+    return error("axis " + Twine(axis) + " is out of range for rank " +
+                 Twine(rank));
+  ArrayRef<int64_t> sizes = adaptor.getSizes();
+  if (sizes.empty())
+    return error("expects at least one size");
+  int64_t total = 0;
+  for (int64_t s : sizes) {
+    if (s < 0)
+      return error("sizes " + str(sizes) + " must not be negative");
+    if (__builtin_add_overflow(total, s, &total))
+      return error("sizes " + str(sizes) + " overflow");
+  }
+  if (total != input.getDimSize(axis))
+    return error("sizes " + str(sizes) + " sum to " + Twine(total) +
+                 " but dimension " + Twine(axis) + " of the input is " +
+                 Twine(input.getDimSize(axis)));
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> shape(input.getShape());
+    shape[axis] = s;
+    inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  }
+  return success();
+}
+
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *,
+                                        std::optional<Location> loc,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, getOperationName());
+  RankedTensorType input = tensorOf(adaptor.getInput());
+  if (!input || !adaptor.getStartAttr() || !adaptor.getSizeAttr() ||
+      !adaptor.getStrideAttr())
+    return error("expects a statically shaped tensor, start, size and stride");
+  ArrayRef<int64_t> start = adaptor.getStart(), size = adaptor.getSize(),
+                    stride = adaptor.getStride();
+  int64_t rank = input.getRank();
+  if (int64_t(start.size()) != rank || int64_t(size.size()) != rank ||
+      int64_t(stride.size()) != rank)
+    return error("start " + str(start) + ", size " + str(size) +
+                 " and stride " + str(stride) + " must each have " +
+                 Twine(rank) + " entries (the input rank)");
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dim = input.getDimSize(d);
+    if (start[d] < 0 || size[d] < 0 || stride[d] < 1)
+      return error("dimension " + Twine(d) + ": start " + Twine(start[d]) +
+                   ", size " + Twine(size[d]) + ", stride " + Twine(stride[d]) +
+                   " (needs start >= 0, size >= 0, stride >= 1)");
+    if (size[d] == 0)
+      continue;
+    int64_t last;
+    if (__builtin_mul_overflow(size[d] - 1, stride[d], &last) ||
+        __builtin_add_overflow(last, start[d], &last) || last >= dim)
+      return error("dimension " + Twine(d) + ": start " + Twine(start[d]) +
+                   ", size " + Twine(size[d]) + ", stride " + Twine(stride[d]) +
+                   " reads past the end of size " + Twine(dim));
+  }
+  inferred.push_back(RankedTensorType::get(size, input.getElementType()));
+  return success();
+}
+
+template <typename Adaptor>
+static LogicalResult inferReduce(std::optional<Location> loc, StringRef name,
+                                 Adaptor adaptor,
+                                 SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, name);
+  RankedTensorType input = tensorOf(adaptor.getInput());
+  if (!input || !adaptor.getAxesAttr())
+    return error("expects a statically shaped tensor and axes");
+  ArrayRef<int64_t> axes = adaptor.getAxes();
+  if (failed(checkAxes(error, axes, input.getRank())))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d = 0; d < input.getRank(); ++d) {
+    if (!llvm::is_contained(axes, d))
+      shape.push_back(input.getDimSize(d));
+    else if (adaptor.getKeepDims())
+      shape.push_back(1);
+  }
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+#define FUSEC_INFER_REDUCE(Op)                                                 \
+  LogicalResult Op::inferReturnTypes(                                          \
+      MLIRContext *, std::optional<Location> loc, Adaptor adaptor,             \
+      SmallVectorImpl<Type> &inferred) {                                       \
+    return inferReduce(loc, getOperationName(), adaptor, inferred);            \
+  }
+FUSEC_INFER_REDUCE(ReduceSumOp)
+FUSEC_INFER_REDUCE(ReduceMaxOp)
+FUSEC_INFER_REDUCE(ReduceMinOp)
+FUSEC_INFER_REDUCE(ReduceMeanOp)
+#undef FUSEC_INFER_REDUCE
+
+LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, getOperationName());
+  RankedTensorType lhs = tensorOf(adaptor.getLhs());
+  RankedTensorType rhs = tensorOf(adaptor.getRhs());
+  if (!lhs || !rhs)
+    return error("expects statically shaped tensor operands");
+  if (lhs.getElementType() != rhs.getElementType())
+    return error("operand 'rhs' has element type " + str(rhs.getElementType()) +
+                 " but 'lhs' has " + str(lhs.getElementType()));
+  if (lhs.getRank() < 2)
+    return error("operand 'lhs' of type " + str(lhs) + " must have rank >= 2");
+  if (rhs.getRank() < 2)
+    return error("operand 'rhs' of type " + str(rhs) + " must have rank >= 2");
+  ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape();
+  int64_t k = a.back();
+  if (b[b.size() - 2] != k)
+    return error("contraction dimensions differ: 'lhs' " + str(lhs) +
+                 " has K = " + Twine(k) + " but 'rhs' " + str(rhs) +
+                 " has K = " + Twine(b[b.size() - 2]));
+  Shape batch;
+  if (!kernels::broadcastShapes(Shape(a.begin(), a.end() - 2),
+                                Shape(b.begin(), b.end() - 2), batch))
+    return error("batch dimensions of 'lhs' " + str(lhs) + " and 'rhs' " +
+                 str(rhs) + " do not broadcast");
+  SmallVector<int64_t> shape(batch.begin(), batch.end());
+  shape.push_back(a[a.size() - 2]);
+  shape.push_back(b.back());
+  inferred.push_back(RankedTensorType::get(shape, lhs.getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConstantOp::verify() {
+  ElementsAttr value = getValue();
+  if (isa<DenseElementsAttr>(value))
+    return success();
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  if (!resource)
+    return emitOpError("value must be a dense<...> or dense_resource<...> "
+                       "literal");
+  ShapedType type = resource.getType();
+  if (type.getElementType().isInteger(1))
+    return emitOpError("dense_resource values of i1 are not supported; use "
+                       "a dense<...> literal");
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob)
+    return emitOpError("dense_resource '")
+           << resource.getRawHandle().getKey() << "' has no data";
+  std::optional<int64_t> count = elementCount(type.getShape());
+  std::optional<DType> dtype = toDType(type.getElementType());
+  uint64_t expected = 0;
+  if (!count || !dtype ||
+      __builtin_mul_overflow(uint64_t(*count), dtypeSize(*dtype), &expected))
+    return emitOpError("type ") << type << " is too large";
+  if (blob->getData().size() != expected)
+    return emitOpError("dense_resource '")
+           << resource.getRawHandle().getKey() << "' holds "
+           << blob->getData().size() << " bytes but " << type << " needs "
+           << expected;
+  return success();
+}
+
+LogicalResult CastOp::verify() {
+  if (getInput().getType().getShape() != getType().getShape())
+    return emitOpError("result type ")
+           << getType() << " must have the shape of the input type "
+           << getInput().getType();
+  return success();
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("result element type ")
+           << out.getElementType() << " differs from the input's "
+           << in.getElementType();
+  std::optional<int64_t> inCount = elementCount(in.getShape());
+  std::optional<int64_t> outCount = elementCount(out.getShape());
+  if (!inCount || !outCount || *inCount != *outCount)
+    return emitOpError("cannot reshape ")
+           << in << " into " << out << ": element counts differ";
+  return success();
+}
+
+LogicalResult BroadcastToOp::verify() {
+  RankedTensorType in = getInput().getType(), out = getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("result element type ")
+           << out.getElementType() << " differs from the input's "
+           << in.getElementType();
+  if (in.getRank() > out.getRank())
+    return emitOpError("cannot broadcast ")
+           << in << " to the lower-rank " << out;
+  int64_t offset = out.getRank() - in.getRank();
+  for (int64_t d = 0; d < in.getRank(); ++d) {
+    int64_t from = in.getDimSize(d), to = out.getDimSize(d + offset);
+    if (from != to && from != 1)
+      return emitOpError("cannot broadcast ")
+             << in << " to " << out << ": input dimension " << d << " (" << from
+             << ") must be 1 or " << to;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Folding
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Folds `op` by evaluating it on constant operands. Elementwise operations
+/// on splats are evaluated on one element, whatever the tensor size; other
+/// folds only run when every operand and result has at most kMaxFoldElements
+/// elements.
+LogicalResult foldByEvaluation(Operation *op, ArrayRef<Attribute> operands,
+                               SmallVectorImpl<OpFoldResult> &results) {
+  auto evaluable = dyn_cast<EvaluableOpInterface>(op);
+  if (!evaluable)
+    return failure();
+  SmallVector<DenseElementsAttr> constants;
+  for (Attribute attr : operands) {
+    auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+    if (!dense)
+      return failure();
+    constants.push_back(dense);
+  }
+  bool scalar =
+      op->hasTrait<fusec::OpTrait::Elementwise>() &&
+      llvm::all_of(constants, [](DenseElementsAttr a) { return a.isSplat(); });
+  if (!scalar) {
+    for (DenseElementsAttr dense : constants)
+      if (dense.getNumElements() > kMaxFoldElements)
+        return failure();
+    for (Type type : op->getResultTypes())
+      if (cast<RankedTensorType>(type).getNumElements() > kMaxFoldElements)
+        return failure();
+  }
+  SmallVector<Buffer> buffers;
+  for (DenseElementsAttr dense : constants) {
+    buffers.push_back(denseToBuffer(dense, /*splatAsScalar=*/scalar));
+    if (!buffers.back())
+      return failure();
+  }
+  EvalContext ctx;
+  SmallVector<Buffer> values;
+  if (failed(evaluable.evaluate(buffers, ctx, values)))
+    return failure();
+  for (auto [value, type] : llvm::zip(values, op->getResultTypes())) {
+    DenseElementsAttr attr = bufferToDense(value, cast<RankedTensorType>(type));
+    if (!attr)
+      return failure();
+    results.push_back(attr);
+  }
+  return success();
+}
+
+OpFoldResult foldSingle(Operation *op, ArrayRef<Attribute> operands) {
+  SmallVector<OpFoldResult, 1> results;
+  if (failed(foldByEvaluation(op, operands, results)))
+    return {};
+  return results.front();
+}
+
+/// True when `attr` is a splat equal to `value` (floats compared including
+/// the sign of zero).
+bool isSplatOf(Attribute attr, double value) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
+  if (!dense || !dense.isSplat())
+    return false;
+  Type elementType = dense.getElementType();
+  if (isa<FloatType>(elementType)) {
+    APFloat v = dense.getSplatValue<APFloat>();
+    bool lost = false;
+    APFloat expected(value);
+    expected.convert(v.getSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    return v.bitwiseIsEqual(expected);
+  }
+  if (elementType.isInteger(1))
+    return false;
+  return dense.getSplatValue<APInt>().getSExtValue() == int64_t(value);
+}
+
+bool isFloatTensor(Type type) {
+  return isa<FloatType>(cast<RankedTensorType>(type).getElementType());
+}
+
+} // namespace
+
+OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
+
+#define FUSEC_FOLD_BY_EVALUATION(Op)                                           \
+  OpFoldResult Op::fold(FoldAdaptor adaptor) {                                 \
+    return foldSingle(*this, adaptor.getOperands());                           \
+  }
+FUSEC_FOLD_BY_EVALUATION(NegOp)
+FUSEC_FOLD_BY_EVALUATION(AbsOp)
+FUSEC_FOLD_BY_EVALUATION(ExpOp)
+FUSEC_FOLD_BY_EVALUATION(LogOp)
+FUSEC_FOLD_BY_EVALUATION(SqrtOp)
+FUSEC_FOLD_BY_EVALUATION(RsqrtOp)
+FUSEC_FOLD_BY_EVALUATION(ReciprocalOp)
+FUSEC_FOLD_BY_EVALUATION(TanhOp)
+FUSEC_FOLD_BY_EVALUATION(SigmoidOp)
+FUSEC_FOLD_BY_EVALUATION(ReluOp)
+FUSEC_FOLD_BY_EVALUATION(ErfOp)
+FUSEC_FOLD_BY_EVALUATION(GeluOp)
+FUSEC_FOLD_BY_EVALUATION(PowOp)
+FUSEC_FOLD_BY_EVALUATION(MatmulOp)
+#undef FUSEC_FOLD_BY_EVALUATION
+
+/// x op c -> x for identities that hold bit-exactly for every x (including
+/// NaN and -0) and only when no broadcasting changes the shape.
+template <typename Op>
+static OpFoldResult foldRightIdentity(Op op, Attribute rhs, double identity) {
+  if (op.getLhs().getType() == op.getType() && isSplatOf(rhs, identity))
+    return op.getLhs();
+  return {};
+}
+
+OpFoldResult AddOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  // x + (-0) == x for floats (x + (+0) is not: -0 + +0 == +0).
+  return foldRightIdentity(*this, adaptor.getRhs(),
+                           isFloatTensor(getType()) ? -0.0 : 0.0);
+}
+
+OpFoldResult SubOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  return foldRightIdentity(*this, adaptor.getRhs(), 0.0);
+}
+
+OpFoldResult MulOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  return foldRightIdentity(*this, adaptor.getRhs(), 1.0);
+}
+
+OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  return foldRightIdentity(*this, adaptor.getRhs(), 1.0);
+}
+
+OpFoldResult MaxOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  if (getLhs() == getRhs())
+    return getLhs();
+  return {};
+}
+
+OpFoldResult MinOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  if (getLhs() == getRhs())
+    return getLhs();
+  return {};
+}
+
+OpFoldResult CompareOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  // x <pred> x is known for integers (floats: NaN != NaN).
+  if (getLhs() == getRhs() &&
+      !isa<FloatType>(getLhs().getType().getElementType())) {
+    bool value = getPredicate() == CmpPredicate::eq ||
+                 getPredicate() == CmpPredicate::le ||
+                 getPredicate() == CmpPredicate::ge;
+    return DenseElementsAttr::get(getType(), value);
+  }
+  return {};
+}
+
+OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
+  if (OpFoldResult r = foldSingle(*this, adaptor.getOperands()))
+    return r;
+  if (getTrueValue() == getFalseValue() &&
+      getTrueValue().getType() == getType())
+    return getTrueValue();
+  auto cond = dyn_cast_or_null<DenseElementsAttr>(adaptor.getCondition());
+  if (cond && cond.isSplat()) {
+    Value chosen =
+        cond.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
+    if (chosen.getType() == getType())
+      return chosen;
+  }
+  return {};
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  return foldSingle(*this, adaptor.getOperands());
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat() || dense.getNumElements() <= kMaxFoldElements)
+      return dense.reshape(getType());
+  // reshape(reshape(x)) -> reshape(x)
+  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return {};
+}
+
+OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  auto isIdentity = [](ArrayRef<int64_t> p) {
+    for (auto [i, v] : llvm::enumerate(p))
+      if (int64_t(i) != v)
+        return false;
+    return true;
+  };
+  if (isIdentity(perm))
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat())
+      return dense.resizeSplat(getType());
+  // transpose(transpose(x, p), q) -> transpose(x, p o q)
+  if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
+    ArrayRef<int64_t> innerPerm = inner.getPermutation();
+    SmallVector<int64_t> composed;
+    for (int64_t p : perm)
+      composed.push_back(innerPerm[p]);
+    if (isIdentity(composed) && inner.getInput().getType() == getType())
+      return inner.getInput();
+    getInputMutable().assign(inner.getInput());
+    setPermutation(composed);
+    return getResult();
+  }
+  return foldSingle(*this, adaptor.getOperands());
+}
+
+OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType())
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat())
+      return dense.resizeSplat(getType());
+  // Broadcasting is transitive.
+  if (auto inner = getInput().getDefiningOp<BroadcastToOp>()) {
+    getInputMutable().assign(inner.getInput());
+    return getResult();
+  }
+  return foldSingle(*this, adaptor.getOperands());
+}
+
+OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
+  if (getInputs().size() == 1 && getInputs()[0].getType() == getType())
+    return getInputs()[0];
+  return foldSingle(*this, adaptor.getOperands());
+}
+
+LogicalResult SplitOp::fold(FoldAdaptor adaptor,
+                            SmallVectorImpl<OpFoldResult> &results) {
+  if (getNumResults() == 1 && getInput().getType() == getType(0)) {
+    results.push_back(getInput());
+    return success();
+  }
+  return foldByEvaluation(*this, adaptor.getOperands(), results);
+}
+
+OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  if (getInput().getType() == getType() &&
+      llvm::all_of(getStart(), [](int64_t s) { return s == 0; }) &&
+      llvm::all_of(getStride(), [](int64_t s) { return s == 1; }))
+    return getInput();
+  if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
+    if (dense.isSplat())
+      return dense.resizeSplat(getType());
+  // slice(slice(x)) -> slice(x): composed start and stride.
+  if (auto inner = getInput().getDefiningOp<SliceOp>()) {
+    SmallVector<int64_t> start, stride;
+    bool overflow = false;
+    for (auto [s1, st1, s2, st2, size] :
+         llvm::zip(inner.getStart(), inner.getStride(), getStart(), getStride(),
+                   getSize())) {
+      int64_t offset = 0, step = 1;
+      overflow |= __builtin_mul_overflow(s2, st1, &offset) ||
+                  __builtin_add_overflow(s1, offset, &offset) ||
+                  __builtin_mul_overflow(st1, st2, &step);
+      start.push_back(offset);
+      stride.push_back(size <= 1 ? 1 : step); // Unused for size <= 1.
+    }
+    if (!overflow) {
+      getInputMutable().assign(inner.getInput());
+      setStart(start);
+      setStride(stride);
+      return getResult();
+    }
+  }
+  return foldSingle(*this, adaptor.getOperands());
+}
+
+/// A reduction whose result type equals its input type reduces nothing but
+/// singleton dimensions: each result is one input element, unchanged (sums
+/// start from -0, extrema from -inf/+inf, the mean divides by 1).
+template <typename Op>
+static OpFoldResult foldReduce(Op op, ArrayRef<Attribute> operands) {
+  if (op.getInput().getType() == op.getType())
+    return op.getInput();
+  return foldSingle(op, operands);
+}
+
+OpFoldResult ReduceSumOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getOperands());
+}
+OpFoldResult ReduceMaxOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getOperands());
+}
+OpFoldResult ReduceMinOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getOperands());
+}
+OpFoldResult ReduceMeanOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getOperands());
+}

@@ -1,0 +1,331 @@
+//===- fusec.cpp - The fusec command-line compiler ------------------------===//
+//
+//   fusec MODEL.mlir [-o OUT] [--entry=NAME]
+//         [--run --input=A.npy ... --output-dir=DIR --backend=auto|interp]
+//
+// Parses a module in the fusec or tosa dialect, runs the fusec pipeline and
+// prints the result; with --run, executes the entry function and writes its
+// results as .npy files. Every error is a diagnostic (file:line:col where the
+// input has a location) and exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/InitAll.h"
+#include "fusec/Interpreter/Interpreter.h"
+#include "fusec/Pipeline/Pipeline.h"
+#include "fusec/Support/Npy.h"
+
+#include "mlir/Debug/Counter.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+
+cl::OptionCategory fusecCategory("fusec options");
+
+cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<model.mlir>"),
+                                   cl::init("-"), cl::cat(fusecCategory));
+
+cl::opt<std::string> outputFilename(
+    "o",
+    cl::desc("Write the compiled module here (default: stdout; with "
+             "--run, only when given)"),
+    cl::value_desc("path"), cl::init(""), cl::cat(fusecCategory));
+
+enum class Emit { MLIR };
+cl::opt<Emit> emit("emit", cl::desc("What to produce"), cl::init(Emit::MLIR),
+                   cl::values(clEnumValN(Emit::MLIR, "mlir",
+                                         "the optimized module (default)")),
+                   cl::cat(fusecCategory));
+
+cl::opt<std::string>
+    entryName("entry",
+              cl::desc("Function to run (default: the only public one)"),
+              cl::value_desc("name"), cl::init(""), cl::cat(fusecCategory));
+
+cl::opt<bool> runEntry("run", cl::desc("Execute the entry function"),
+                       cl::init(false), cl::cat(fusecCategory));
+
+cl::list<std::string>
+    inputFiles("input",
+               cl::desc("An .npy file per argument of the entry function, in "
+                        "order"),
+               cl::value_desc("path.npy"), cl::cat(fusecCategory));
+
+cl::opt<std::string> outputDir(
+    "output-dir",
+    cl::desc("Directory for result0.npy, result1.npy, ... (default: .)"),
+    cl::value_desc("dir"), cl::init("."), cl::cat(fusecCategory));
+
+enum class Backend { Auto, Interp, GPU };
+cl::opt<Backend> backend(
+    "backend", cl::desc("Where --run executes"), cl::init(Backend::Auto),
+    cl::values(clEnumValN(Backend::Auto, "auto",
+                          "the GPU when available, otherwise the interpreter"),
+               clEnumValN(Backend::Interp, "interp",
+                          "the reference interpreter"),
+               clEnumValN(Backend::GPU, "gpu", "the CUDA runtime")),
+    cl::cat(fusecCategory));
+
+cl::opt<std::string> memoryLimit(
+    "memory-limit",
+    cl::desc("Most tensor memory --run may hold at once, in bytes with an "
+             "optional K/M/G suffix (default: 90% of physical memory)"),
+    cl::value_desc("size"), cl::init(""), cl::cat(fusecCategory));
+
+/// Parses "1234", "64K", "512M", "8G".
+std::optional<uint64_t> parseSize(StringRef text) {
+  uint64_t scale = 1;
+  if (!text.empty()) {
+    switch (llvm::toUpper(text.back())) {
+    case 'K':
+      scale = 1ull << 10;
+      break;
+    case 'M':
+      scale = 1ull << 20;
+      break;
+    case 'G':
+      scale = 1ull << 30;
+      break;
+    default:
+      break;
+    }
+    if (scale != 1)
+      text = text.drop_back();
+  }
+  uint64_t value;
+  if (text.getAsInteger(10, value) || value > UINT64_MAX / scale)
+    return std::nullopt;
+  return value * scale;
+}
+
+/// The function to run: --entry, else the only public function.
+FailureOr<func::FuncOp> findEntry(ModuleOp module) {
+  if (!entryName.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(entryName);
+    if (!func)
+      return module.emitError()
+             << "no function named '" << entryName << "' in the module";
+    return func;
+  }
+  SmallVector<func::FuncOp> candidates;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      candidates.push_back(func);
+  if (candidates.size() == 1)
+    return candidates.front();
+  InFlightDiagnostic diag = module.emitError();
+  if (candidates.empty())
+    return diag << "the module has no public function to run";
+  diag << "the module has " << candidates.size()
+       << " public functions; choose one with --entry=NAME:";
+  for (func::FuncOp f : candidates)
+    diag << " " << f.getSymName();
+  return diag;
+}
+
+/// One line per result: where it went, its type and value statistics.
+void printSummary(llvm::raw_ostream &os, StringRef name,
+                  const fusec::Buffer &b) {
+  os << name << ": " << fusec::dtypeName(b.dtype()) << "["
+     << fusec::formatShape(b.shape()) << "]";
+  int64_t n = b.numElements();
+  if (n == 0) {
+    os << " (empty)\n";
+    return;
+  }
+  double lo = INFINITY, hi = -INFINITY, sum = 0;
+  int64_t finite = 0, nans = 0, infs = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double v = b.getAsDouble(i);
+    if (std::isnan(v)) {
+      ++nans;
+      continue;
+    }
+    if (std::isinf(v))
+      ++infs;
+    lo = std::min(lo, v);
+    hi = std::max(hi, v);
+    if (!std::isinf(v)) {
+      sum += v;
+      ++finite;
+    }
+  }
+  if (nans == n) {
+    os << " all NaN\n";
+    return;
+  }
+  os << " min " << lo << " max " << hi;
+  if (finite)
+    os << " mean " << sum / double(finite);
+  if (nans)
+    os << " nan " << nans;
+  if (infs)
+    os << " inf " << infs;
+  os << "\n";
+}
+
+/// --run: read inputs, interpret, write results.
+LogicalResult runModule(ModuleOp module) {
+  if (backend == Backend::GPU)
+    return module.emitError()
+           << "--backend=gpu is not available in this build of fusec; use "
+              "--backend=interp or auto";
+  FailureOr<func::FuncOp> entry = findEntry(module);
+  if (failed(entry))
+    return failure();
+  func::FuncOp func = *entry;
+  FunctionType type = func.getFunctionType();
+  if (inputFiles.size() != type.getNumInputs())
+    return func.emitError()
+           << "'" << func.getSymName() << "' takes " << type.getNumInputs()
+           << " argument(s) but " << inputFiles.size()
+           << " --input file(s) were given";
+
+  fusec::InterpreterOptions options;
+  if (!memoryLimit.empty()) {
+    std::optional<uint64_t> limit = parseSize(memoryLimit);
+    if (!limit || *limit == 0)
+      return module.emitError()
+             << "invalid --memory-limit '" << memoryLimit
+             << "': expected a positive byte count with an optional K/M/G "
+                "suffix";
+    options.memoryLimit = *limit;
+  }
+  fusec::Interpreter interpreter(options);
+  fusec::BufferAllocator inputAllocator(
+      options.memoryLimit ? options.memoryLimit
+                          : fusec::BufferAllocator::defaultLimit());
+
+  SmallVector<fusec::Buffer> args;
+  for (auto [i, path] : llvm::enumerate(inputFiles)) {
+    std::string error;
+    fusec::Buffer buffer = fusec::readNpy(path, error, &inputAllocator);
+    Location argLoc = func.getArgument(i).getLoc();
+    if (!buffer)
+      return emitError(argLoc) << "argument #" << i << " of '"
+                               << func.getSymName() << "': " << error;
+    if (std::optional<std::string> why =
+            fusec::mismatchWithType(buffer, type.getInput(i)))
+      return emitError(argLoc)
+             << "argument #" << i << " of '" << func.getSymName() << "' ("
+             << type.getInput(i) << ") does not match " << path << ": " << *why;
+    args.push_back(std::move(buffer));
+  }
+
+  FailureOr<SmallVector<fusec::Buffer>> results = interpreter.run(func, args);
+  if (failed(results))
+    return failure();
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return module.emitError() << "cannot create output directory '" << outputDir
+                              << "': " << ec.message();
+  for (auto [i, result] : llvm::enumerate(*results)) {
+    SmallString<256> path(outputDir);
+    std::string name = "result" + std::to_string(i) + ".npy";
+    llvm::sys::path::append(path, name);
+    std::string error;
+    if (!fusec::writeNpy(std::string(path), result, error))
+      return module.emitError() << error;
+    printSummary(llvm::outs(), path, result);
+  }
+  return success();
+}
+
+LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file) {
+    llvm::errs() << "fusec: error: " << errorMessage << "\n";
+    return failure();
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+
+  // Parsing verifies the module.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failure();
+
+  PassManager pm(&context);
+  if (failed(applyPassManagerCLOptions(pm)))
+    return failure();
+  DefaultTimingManager tm;
+  applyDefaultTimingManagerCLOptions(tm);
+  TimingScope timing = tm.getRootScope();
+  pm.enableTiming(timing);
+  fusec::FusecPipelineOptions pipelineOptions;
+  fusec::buildFusecPipeline(pm, pipelineOptions);
+  if (failed(pm.run(*module)))
+    return failure();
+
+  if (runEntry && failed(runModule(*module)))
+    return failure();
+
+  if (runEntry && outputFilename.empty())
+    return success();
+  std::string out = outputFilename.empty() ? "-" : std::string(outputFilename);
+  // writeToOutput writes to a temporary file and renames it, so a failure
+  // never leaves a half-written output.
+  llvm::Error err = llvm::writeToOutput(out, [&](llvm::raw_ostream &os) {
+    module->print(os);
+    return llvm::Error::success();
+  });
+  if (err) {
+    llvm::errs() << "fusec: error: cannot write '" << out
+                 << "': " << llvm::toString(std::move(err)) << "\n";
+    return failure();
+  }
+  return success();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  tracing::DebugCounter::registerCLOptions();
+  fusec::registerAllPasses();
+  // libLLVM registers hundreds of codegen flags; keep --help to fusec's own
+  // options and MLIR's standard --mlir-* ones (the rest: --help-hidden).
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    bool ours = llvm::is_contained(option->Categories, &fusecCategory);
+    bool generic = entry.first == "help" || entry.first == "version";
+    if (!ours && !generic && !entry.first.starts_with("mlir-"))
+      option->setHiddenFlag(cl::Hidden);
+  }
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "fusec: kernel-fusion and mixed-precision compiler for tensor graphs\n");
+
+  DialectRegistry registry;
+  fusec::registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  return failed(compile(context, sourceMgr)) ? 1 : 0;
+}
