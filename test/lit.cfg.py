@@ -25,6 +25,7 @@ config.environment["LC_ALL"] = "C"
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%fusec_src_root", config.fusec_src_root))
+config.substitutions.append(("%fusec_obj_root", config.fusec_obj_root))
 config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 
 # Optional capabilities become features, so tests that need them are

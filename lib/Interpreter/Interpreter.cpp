@@ -100,7 +100,7 @@ Interpreter::call(func::FuncOp func, ArrayRef<Buffer> args, unsigned depth) {
       results = std::move(*out);
     } else if (auto evaluable = dyn_cast<EvaluableOpInterface>(op)) {
       if (failed(evaluable.evaluate(operands, ctx, results)))
-        return op.emitError() << "evaluation failed: " << ctx.error();
+        return op.emitError() << ctx.error();
     } else {
       return op.emitError()
              << "the interpreter cannot execute '" << op.getName() << "'";

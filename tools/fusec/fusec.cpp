@@ -28,6 +28,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -174,9 +175,9 @@ void printSummary(llvm::raw_ostream &os, StringRef name,
     os << " all NaN\n";
     return;
   }
-  os << " min " << lo << " max " << hi;
+  os << llvm::format(" min %g max %g", lo, hi);
   if (finite)
-    os << " mean " << sum / double(finite);
+    os << llvm::format(" mean %g", sum / double(finite));
   if (nans)
     os << " nan " << nans;
   if (infs)
@@ -212,14 +213,12 @@ LogicalResult runModule(ModuleOp module) {
     options.memoryLimit = *limit;
   }
   fusec::Interpreter interpreter(options);
-  fusec::BufferAllocator inputAllocator(
-      options.memoryLimit ? options.memoryLimit
-                          : fusec::BufferAllocator::defaultLimit());
 
   SmallVector<fusec::Buffer> args;
   for (auto [i, path] : llvm::enumerate(inputFiles)) {
     std::string error;
-    fusec::Buffer buffer = fusec::readNpy(path, error, &inputAllocator);
+    fusec::Buffer buffer =
+        fusec::readNpy(path, error, &interpreter.getAllocator());
     Location argLoc = func.getArgument(i).getLoc();
     if (!buffer)
       return emitError(argLoc) << "argument #" << i << " of '"
@@ -227,8 +226,9 @@ LogicalResult runModule(ModuleOp module) {
     if (std::optional<std::string> why =
             fusec::mismatchWithType(buffer, type.getInput(i)))
       return emitError(argLoc)
-             << "argument #" << i << " of '" << func.getSymName() << "' ("
-             << type.getInput(i) << ") does not match " << path << ": " << *why;
+             << "argument #" << i << " of '" << func.getSymName()
+             << "' of type " << type.getInput(i) << " does not match " << path
+             << ": " << *why;
     args.push_back(std::move(buffer));
   }
 
@@ -325,6 +325,12 @@ int main(int argc, char **argv) {
   fusec::registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Diagnostics point at the source line; the generic form of the whole
+  // offending op is noise for users unless they ask for it.
+  cl::Option *printOp =
+      cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+  if (!printOp || !printOp->getNumOccurrences())
+    context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   return failed(compile(context, sourceMgr)) ? 1 : 0;

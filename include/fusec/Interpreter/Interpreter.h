@@ -45,6 +45,10 @@ public:
   /// Largest number of tensor bytes alive at once so far.
   uint64_t peakBytes() const { return allocator.peakBytes(); }
 
+  /// The allocator results are allocated from: allocate the arguments from
+  /// it too, so that the memory limit covers them.
+  BufferAllocator &getAllocator() { return allocator; }
+
 private:
   mlir::FailureOr<llvm::SmallVector<Buffer>>
   call(mlir::func::FuncOp func, llvm::ArrayRef<Buffer> args, unsigned depth);

@@ -148,7 +148,7 @@ struct ConstPattern : TosaPattern<tosa::ConstOp> {
   LogicalResult convert(tosa::ConstOp op, OpAdaptor,
                         ConversionPatternRewriter &rewriter) const override {
     ElementsAttr values = op.getValues();
-    if (!isa<DenseElementsAttr>(values) &&
+    if (!isa<DenseIntOrFPElementsAttr>(values) &&
         !(isa<DenseResourceElementsAttr>(values) &&
           !values.getElementType().isInteger(1)))
       return refuse(op, "values must be a dense<...> literal (or "

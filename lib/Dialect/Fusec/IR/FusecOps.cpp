@@ -106,10 +106,11 @@ RankedTensorType tensorOf(Value value) {
   return type && type.hasStaticShape() ? type : RankedTensorType();
 }
 
+/// A type in diagnostics, quoted like MLIR's own: 'tensor<2xf32>'.
 std::string str(Type type) {
-  std::string s;
+  std::string s = "'";
   llvm::raw_string_ostream os(s);
-  os << type;
+  os << type << "'";
   return s;
 }
 
@@ -129,18 +130,18 @@ broadcastNamed(const InferError &error,
                ArrayRef<std::pair<StringRef, RankedTensorType>> operands,
                SmallVectorImpl<int64_t> &shape) {
   shape.clear();
-  StringRef firstName;
-  for (auto [name, type] : operands) {
+  std::string previous; // "'lhs'", "'condition' and 'true_value'", ...
+  for (auto [i, operand] : llvm::enumerate(operands)) {
+    auto [name, type] = operand;
     Shape current(shape.begin(), shape.end());
     Shape next;
-    Shape operand(type.getShape().begin(), type.getShape().end());
-    if (!kernels::broadcastShapes(current, operand, next)) {
+    Shape own(type.getShape().begin(), type.getShape().end());
+    if (!kernels::broadcastShapes(current, own, next))
       return error("operand '" + name + "' of type " + str(type) +
-                   " does not broadcast with '" + firstName + "' (shape " +
-                   str(shape) + ")");
-    }
-    if (firstName.empty())
-      firstName = name;
+                   " does not broadcast with " + previous +
+                   (i > 1 ? " (broadcast shape " : " (shape ") + str(shape) +
+                   ")");
+    previous += (i == 0 ? "'" : " and '") + name.str() + "'";
     shape.assign(next.begin(), next.end());
   }
   return success();
@@ -442,14 +443,14 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape();
   int64_t k = a.back();
   if (b[b.size() - 2] != k)
-    return error("contraction dimensions differ: 'lhs' " + str(lhs) +
-                 " has K = " + Twine(k) + " but 'rhs' " + str(rhs) +
+    return error("contraction dimensions differ: 'lhs' of type " + str(lhs) +
+                 " has K = " + Twine(k) + " but 'rhs' of type " + str(rhs) +
                  " has K = " + Twine(b[b.size() - 2]));
   Shape batch;
   if (!kernels::broadcastShapes(Shape(a.begin(), a.end() - 2),
                                 Shape(b.begin(), b.end() - 2), batch))
-    return error("batch dimensions of 'lhs' " + str(lhs) + " and 'rhs' " +
-                 str(rhs) + " do not broadcast");
+    return error("batch dimensions do not broadcast: 'lhs' has type " +
+                 str(lhs) + " and 'rhs' has type " + str(rhs));
   SmallVector<int64_t> shape(batch.begin(), batch.end());
   shape.push_back(a[a.size() - 2]);
   shape.push_back(b.back());
@@ -463,7 +464,9 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
 
 LogicalResult ConstantOp::verify() {
   ElementsAttr value = getValue();
-  if (isa<DenseElementsAttr>(value))
+  // Dense int/float literals only: DenseStringElementsAttr is also a
+  // DenseElementsAttr but holds no numbers.
+  if (isa<DenseIntOrFPElementsAttr>(value))
     return success();
   auto resource = dyn_cast<DenseResourceElementsAttr>(value);
   if (!resource)

@@ -18,7 +18,8 @@ def Fusec_Dialect : Dialect {
   let description = [{
     The `fusec` dialect holds tensor programs as graphs of value-semantic
     operations on ranked, statically shaped tensors of `f32`, `f16`, `bf16`,
-    `i1`, `i32` and `i64` (signless integers are read as signed). It is the
+    `i1`, `i32` and `i64` (`i32`/`i64` are read as signed integers, `i1` as
+    the booleans 0 < 1). It is the
     representation on which fusec folds concatenate/split pairs, fuses
     elementwise chains into kernels and rewrites to lower precision, and the
     language of fusec's reference interpreter.
@@ -61,16 +62,15 @@ def Fusec_NumericElement : AnyTypeOf<[F32, F16, BF16, I32, I64]>;
 def Fusec_NoEncodingPred :
   CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">;
 
-class Fusec_TensorOf<list<Type> allowed, string what>
+// The summary is completed by ODS with the list of allowed element types.
+class Fusec_TensorOf<list<Type> allowed>
   : RankedTensorOf<allowed, [HasStaticShapePred, Fusec_NoEncodingPred],
-                   "statically shaped tensor of " # what>;
+                   "statically shaped tensor">;
 
-def Fusec_Tensor : Fusec_TensorOf<[F32, F16, BF16, I1, I32, I64],
-                                  "f32, f16, bf16, i1, i32 or i64">;
-def Fusec_FloatTensor : Fusec_TensorOf<[F32, F16, BF16], "f32, f16 or bf16">;
-def Fusec_NumericTensor : Fusec_TensorOf<[F32, F16, BF16, I32, I64],
-                                         "f32, f16, bf16, i32 or i64">;
-def Fusec_BoolTensor : Fusec_TensorOf<[I1], "i1">;
+def Fusec_Tensor : Fusec_TensorOf<[F32, F16, BF16, I1, I32, I64]>;
+def Fusec_FloatTensor : Fusec_TensorOf<[F32, F16, BF16]>;
+def Fusec_NumericTensor : Fusec_TensorOf<[F32, F16, BF16, I32, I64]>;
+def Fusec_BoolTensor : Fusec_TensorOf<[I1]>;
 
 //===----------------------------------------------------------------------===//
 // Enums

@@ -222,7 +222,8 @@ def Fusec_CompareOp : Fusec_Op<"compare", [Fusec_Elementwise,
   let description = [{
     Compares `lhs` and `rhs` elementwise with `predicate` (`eq`, `ne`, `lt`,
     `le`, `gt`, `ge`) and yields an `i1` tensor of the broadcast shape.
-    Integers compare as signed. Floats compare as IEEE 754 values: `-0 == +0`,
+    `i32`/`i64` compare as signed integers, `i1` as 0 (false) < 1 (true).
+    Floats compare as IEEE 754 values: `-0 == +0`,
     and a NaN operand makes every predicate false except `ne`, which is true.
 
     ```mlir

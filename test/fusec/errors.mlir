@@ -1,0 +1,18 @@
+// Malformed models: file:line:col errors and exit status 1, never a crash.
+// RUN: not fusec %S/Inputs/syntax-error.mlir 2>&1 | FileCheck %s --check-prefix=SYNTAX
+// SYNTAX: syntax-error.mlir:2:20: error: expected ','
+// RUN: not fusec %S/Inputs/unknown-op.mlir 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: unknown-op.mlir:2:8: error: custom op 'fusec.frobnicate' is unknown
+// RUN: not fusec %S/Inputs/bad-broadcast.mlir 2>&1 | FileCheck %s --check-prefix=SHAPE
+// SHAPE: bad-broadcast.mlir:2:8: error: 'fusec.add' op operand 'rhs' of type 'tensor<3xf32>' does not broadcast with 'lhs' (shape [2])
+// RUN: not fusec %S/Inputs/bad-type.mlir 2>&1 | FileCheck %s --check-prefix=TYPE
+// TYPE: bad-type.mlir:2:8: error: 'fusec.exp' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xf64>'
+// RUN: not fusec %S/Inputs/nonexistent.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: fusec: error: cannot open input file '{{.*}}nonexistent.mlir': No such file or directory
+// An unsupported TOSA operation is named at its location.
+// RUN: not fusec %s 2>&1 | FileCheck %s --check-prefix=TOSA
+// TOSA: errors.mlir:[[# @LINE + 2]]:8: error: unsupported TOSA operation 'tosa.floor'
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.floor %a : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Set up, build and run fusec on Debian 12 (with the CUDA toolkit, if any, in
+# /usr/local/cuda). Idempotent: installs only the Debian packages that are
+# missing, configures the build directory once, then rebuilds incrementally.
+#
+#   tools/dev.sh example   build, then run docs/examples/mlp.mlir on the
+#                          reference interpreter and show its results
+#   tools/dev.sh test      build, then run the whole test suite (lit tests and
+#                          GoogleTest unit tests, with totals)
+#   tools/dev.sh build     build only
+#
+# Environment: FUSEC_BUILD_DIR (default: build/ in the repository).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${FUSEC_BUILD_DIR:-$root/build}"
+packages=(cmake ninja-build g++ python3 python3-numpy libgtest-dev
+          libbenchmark-dev llvm-22-dev llvm-22-tools libmlir-22-dev
+          mlir-22-tools)
+
+install_missing_packages() {
+  local missing=()
+  for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
+        grep -q "install ok installed"; then
+      missing+=("$package")
+    fi
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    return
+  fi
+  echo "== installing missing Debian packages: ${missing[*]}"
+  local sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
+    "${missing[@]}"
+}
+
+build_fusec() {
+  if [ ! -f "$build/build.ninja" ]; then
+    echo "== configuring $build"
+    cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release
+  fi
+  echo "== building"
+  cmake --build "$build"
+}
+
+run_example() {
+  local ex="$root/docs/examples"
+  local out="$build/example"
+  echo "== fusec docs/examples/mlp.mlir --run (interpreter)"
+  "$build/bin/fusec" "$ex/mlp.mlir" --run --backend=interp \
+    --input="$ex/mlp/x.npy" --input="$ex/mlp/w1.npy" \
+    --input="$ex/mlp/b1.npy" --input="$ex/mlp/w2.npy" \
+    --input="$ex/mlp/b2.npy" --output-dir="$out"
+  /usr/bin/python3 - "$out" <<'PY'
+import sys
+import numpy as np
+np.set_printoptions(precision=3, suppress=True, linewidth=100)
+out = sys.argv[1]
+print("class probabilities (result0.npy):")
+print(np.load(out + "/result0.npy"))
+print("predicted classes (result1.npy):", np.load(out + "/result1.npy"))
+PY
+}
+
+case "${1:-}" in
+  example)
+    install_missing_packages
+    build_fusec
+    run_example
+    ;;
+  test)
+    install_missing_packages
+    build_fusec
+    cmake --build "$build" --target check-fusec
+    ;;
+  build)
+    install_missing_packages
+    build_fusec
+    ;;
+  *)
+    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    exit 2
+    ;;
+esac
