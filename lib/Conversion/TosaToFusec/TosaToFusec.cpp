@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace fusec {
 #define GEN_PASS_DEF_FUSECIMPORTTOSA
@@ -45,22 +46,34 @@ public:
   LogicalResult
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    for (Type type :
-         llvm::concat<Type>(llvm::to_vector(op->getOperandTypes()),
-                            llvm::to_vector(op->getResultTypes()))) {
-      if (isa<tosa::shapeType>(type))
-        continue;
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || !tensor.hasStaticShape() || tensor.getEncoding() ||
-          !toDType(tensor.getElementType()))
-        return refuse(op, "uses " + typeString(type) +
-                              "; fusec supports statically shaped tensors of "
-                              "f32, f16, bf16, i1, i32 and i64");
-    }
+    for (OpOperand &operand : op->getOpOperands())
+      if (isDataOperand(operand.getOperandNumber()) &&
+          failed(checkType(op, operand.get().getType())))
+        return failure();
+    for (Type type : op->getResultTypes())
+      if (failed(checkType(op, type)))
+        return failure();
     return convert(op, adaptor, rewriter);
   }
 
 protected:
+  /// Whether operand `index` holds tensor data that fusec must represent.
+  /// Attribute-like operands (mul's i8 shift, zero points) are read as
+  /// constants by the pattern instead.
+  virtual bool isDataOperand(unsigned index) const { return true; }
+
+  LogicalResult checkType(Operation *op, Type type) const {
+    if (isa<tosa::shapeType>(type))
+      return success();
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() || tensor.getEncoding() ||
+        !toDType(tensor.getElementType()))
+      return refuse(op, "uses " + typeString(type) +
+                            "; fusec supports statically shaped tensors of "
+                            "f32, f16, bf16, i1, i32 and i64");
+    return success();
+  }
+
   virtual LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const = 0;
 
@@ -160,6 +173,7 @@ struct ConstPattern : TosaPattern<tosa::ConstOp> {
 
 struct MulPattern : TosaPattern<tosa::MulOp> {
   using TosaPattern::TosaPattern;
+  bool isDataOperand(unsigned index) const override { return index < 2; }
   LogicalResult convert(tosa::MulOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     DenseElementsAttr shift;
@@ -175,6 +189,7 @@ struct MulPattern : TosaPattern<tosa::MulOp> {
 
 struct NegatePattern : TosaPattern<tosa::NegateOp> {
   using TosaPattern::TosaPattern;
+  bool isDataOperand(unsigned index) const override { return index == 0; }
   LogicalResult convert(tosa::NegateOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     if (failed(zeroPoint(op, op.getInput1ZeroPoint(), "input1_zp")) ||
@@ -335,6 +350,7 @@ struct TilePattern : TosaPattern<tosa::TileOp> {
 
 struct MatmulPattern : TosaPattern<tosa::MatMulOp> {
   using TosaPattern::TosaPattern;
+  bool isDataOperand(unsigned index) const override { return index < 2; }
   LogicalResult convert(tosa::MatMulOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const override {
     if (failed(zeroPoint(op, op.getAZeroPoint(), "a_zp")) ||
@@ -456,23 +472,27 @@ LogicalResult fusec::importTosa(Operation *root) {
   populateTosaToFusecPatterns(patterns, &failures);
   ConversionTarget target(*ctx);
   target.addLegalDialect<FusecDialect>();
-  target.addIllegalDialect<tosa::TosaDialect>();
-  // Shape constants are read by their users and erased afterwards.
+  // Shape constants are read by their users and erased afterwards. Other
+  // TOSA ops are left with unknown legality rather than marked illegal: a
+  // partial conversion then converts every op it can and leaves the refused
+  // ones in place (an illegal op that fails would abort the whole
+  // conversion), so that each can be reported below with its reason.
   target.addLegalOp<tosa::ConstShapeOp>();
-  // Partial conversion leaves refused operations in place so that each can
-  // be reported below with its reason.
-  (void)applyPartialConversion(root, target, std::move(patterns));
+  if (failed(applyPartialConversion(root, target, std::move(patterns))))
+    return failure();
 
-  bool failed = false;
-  SmallVector<Operation *> deadShapes;
+  // What is left: refused or unknown ops, and constants that only fed
+  // attribute-like operands (a mul's i8 shift) of converted ops.
+  SmallVector<Operation *> remaining;
   root->walk([&](Operation *op) {
-    if (!isa<tosa::TosaDialect>(op->getDialect()))
-      return;
-    if (isa<tosa::ConstShapeOp>(op)) {
-      deadShapes.push_back(op);
-      return;
-    }
-    failed = true;
+    if (isa<tosa::TosaDialect>(op->getDialect()))
+      remaining.push_back(op);
+  });
+  llvm::SmallPtrSet<Operation *, 8> reported;
+  for (Operation *op : remaining) {
+    if (isa<tosa::ConstShapeOp, tosa::ConstOp>(op))
+      continue;
+    reported.insert(op);
     auto it = failures.find(op);
     if (it != failures.end())
       op->emitError() << "cannot import '" << op->getName()
@@ -485,15 +505,29 @@ LogicalResult fusec::importTosa(Operation *root) {
                          "greater, greater_equal, equal, select, concat, "
                          "slice, reshape, transpose, tile, matmul, "
                          "reduce_sum, reduce_max and reduce_min";
-  });
+  }
+  // Constants: dead ones are dropped; those feeding only refused ops need
+  // no error of their own; any other user needs the value, so it is one.
+  bool failed = !reported.empty();
+  for (Operation *op : llvm::reverse(remaining)) {
+    if (!isa<tosa::ConstShapeOp, tosa::ConstOp>(op))
+      continue;
+    if (op->use_empty()) {
+      op->erase();
+      continue;
+    }
+    if (llvm::all_of(op->getUsers(),
+                     [&](Operation *user) { return reported.count(user); }))
+      continue;
+    failed = true;
+    auto it = failures.find(op);
+    op->emitError() << "cannot import '" << op->getName() << "': "
+                    << (it != failures.end()
+                            ? it->second
+                            : std::string("its value is used by an operation "
+                                          "fusec does not import"));
+  }
   if (failed)
     return failure();
-  for (Operation *op : deadShapes) {
-    if (!op->use_empty())
-      return op->emitError()
-             << "'tosa.const_shape' is used by an operation fusec does not "
-                "import";
-    op->erase();
-  }
   return success();
 }
