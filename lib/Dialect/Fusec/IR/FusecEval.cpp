@@ -88,6 +88,8 @@ static void copyRaw(ArrayRef<char> raw, bool splat, Buffer &out) {
   size_t esize = dtypeSize(out.dtype());
   auto *dst = static_cast<char *>(out.data());
   int64_t n = out.numElements();
+  if (n == 0)
+    return; // An empty attribute's raw data may be a null pointer.
   if (out.dtype() == DType::I1) {
     auto *bits = reinterpret_cast<const uint8_t *>(raw.data());
     for (int64_t i = 0; i < n; ++i) {
@@ -141,7 +143,8 @@ Buffer fusec::elementsToBuffer(ElementsAttr attr, EvalContext &ctx) {
     if (AsmResourceBlob *blob = resource.getRawHandle().getBlob()) {
       ArrayRef<char> data = blob->getData();
       if (data.size() == b.sizeInBytes()) {
-        std::memcpy(b.data(), data.data(), data.size());
+        if (!data.empty())
+          std::memcpy(b.data(), data.data(), data.size());
         return b;
       }
     }

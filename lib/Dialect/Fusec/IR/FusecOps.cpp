@@ -642,8 +642,10 @@ FUSEC_FOLD_BY_EVALUATION(PowOp)
 FUSEC_FOLD_BY_EVALUATION(MatmulOp)
 #undef FUSEC_FOLD_BY_EVALUATION
 
-/// x op c -> x for identities that hold bit-exactly for every x (including
-/// NaN and -0) and only when no broadcasting changes the shape.
+/// x op c -> x for identities that hold for every x, including -0 and
+/// infinities, and map NaN to NaN (a signaling NaN may come out unquieted,
+/// which the dialect allows), and only when no broadcasting changes the
+/// shape.
 template <typename Op>
 static OpFoldResult foldRightIdentity(Op op, Attribute rhs, double identity) {
   if (op.getLhs().getType() == op.getType() && isSplatOf(rhs, identity))

@@ -31,7 +31,9 @@ def Fusec_Dialect : Dialect {
       Results of `f16`/`bf16` operations are rounded once to their type,
       to nearest with ties to even, after every operation. Overflow gives
       infinities; NaN inputs give NaN results unless an operation says
-      otherwise.
+      otherwise. The payload of a NaN, and whether a signaling NaN comes out
+      quieted, are not specified (folding `x * 1` to `x` keeps a signaling
+      NaN that evaluating the multiplication would quiet).
     * Sums (`reduce_sum`, `reduce_mean`, `matmul`) accumulate in f64, in
       row-major order of the reduced elements, and round once to the result
       type.
