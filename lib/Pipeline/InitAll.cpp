@@ -3,6 +3,7 @@
 #include "fusec/InitAll.h"
 #include "fusec/Conversion/Passes.h"
 #include "fusec/Dialect/Fusec/IR/FusecDialect.h"
+#include "fusec/Dialect/Fusec/Transforms/Passes.h"
 #include "fusec/Pipeline/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -18,5 +19,6 @@ void fusec::registerAllDialects(mlir::DialectRegistry &registry) {
 void fusec::registerAllPasses() {
   mlir::registerTransformsPasses();
   registerFusecConversionPasses();
+  registerFusecTransformsPasses();
   registerFusecPipeline();
 }

@@ -2,7 +2,9 @@
 
 #include "fusec/Pipeline/Pipeline.h"
 #include "fusec/Conversion/Passes.h"
+#include "fusec/Dialect/Fusec/Transforms/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -14,13 +16,30 @@ void fusec::buildFusecPipeline(OpPassManager &pm,
     pm.addPass(createFusecImportTosa());
   if (options.canonicalize)
     pm.addPass(createCanonicalizerPass());
+  if (options.fold) {
+    FusecFoldConcatSplitOptions fold;
+    fold.reassociate = options.reassociate;
+    pm.addPass(createFusecFoldConcatSplit(fold));
+  }
   if (options.cse)
     pm.addPass(createCSEPass());
+  if (options.fuse) {
+    FusecFuseElementwiseOptions fuse;
+    fuse.launchCostBytes = options.fusionLaunchCostBytes;
+    fuse.maxOps = options.fusionMaxOps;
+    fuse.multiOutput = options.fusionMultiOutput;
+    fuse.duplicate = options.fusionDuplicate;
+    pm.addNestedPass<func::FuncOp>(createFusecFuseElementwise(fuse));
+    // Duplicated producers that ended up in one kernel become one again.
+    if (options.cse)
+      pm.addPass(createCSEPass());
+  }
 }
 
 void fusec::registerFusecPipeline() {
   PassPipelineRegistration<FusecPipelineOptions>(
       "fusec-pipeline",
-      "fusec's compilation pipeline: TOSA import, canonicalization, CSE",
+      "fusec's compilation pipeline: TOSA import, canonicalization, "
+      "concat/split folding, CSE, fusion",
       buildFusecPipeline);
 }

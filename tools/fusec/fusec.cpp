@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 #include "fusec/InitAll.h"
 #include "fusec/Interpreter/Interpreter.h"
 #include "fusec/Pipeline/Pipeline.h"
@@ -52,11 +53,23 @@ cl::opt<std::string> outputFilename(
              "--run, only when given)"),
     cl::value_desc("path"), cl::init(""), cl::cat(fusecCategory));
 
-enum class Emit { MLIR };
-cl::opt<Emit> emit("emit", cl::desc("What to produce"), cl::init(Emit::MLIR),
-                   cl::values(clEnumValN(Emit::MLIR, "mlir",
-                                         "the optimized module (default)")),
-                   cl::cat(fusecCategory));
+enum class Emit { MLIR, Report, Dot };
+cl::opt<Emit> emit(
+    "emit", cl::desc("What to produce"), cl::init(Emit::MLIR),
+    cl::values(clEnumValN(Emit::MLIR, "mlir", "the optimized module (default)"),
+               clEnumValN(Emit::Report, "report",
+                          "the fusion decisions: kernels before/after, each "
+                          "fusion, and why each edge was not fused"),
+               clEnumValN(Emit::Dot, "dot",
+                          "a Graphviz graph with one cluster per fusion")),
+    cl::cat(fusecCategory));
+
+cl::opt<bool> noFold("no-fold",
+                     cl::desc("Do not fold concatenate/split/slice pairs"),
+                     cl::init(false), cl::cat(fusecCategory));
+
+cl::opt<bool> noFuse("no-fuse", cl::desc("Do not fuse operations into kernels"),
+                     cl::init(false), cl::cat(fusecCategory));
 
 cl::opt<std::string>
     entryName("entry",
@@ -274,6 +287,9 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   TimingScope timing = tm.getRootScope();
   pm.enableTiming(timing);
   fusec::FusecPipelineOptions pipelineOptions;
+  pipelineOptions.fold = !noFold;
+  // The report and the graph describe the fusion plan, made below.
+  pipelineOptions.fuse = !noFuse && emit == Emit::MLIR;
   fusec::buildFusecPipeline(pm, pipelineOptions);
   if (failed(pm.run(*module)))
     return failure();
@@ -287,7 +303,29 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   // writeToOutput writes to a temporary file and renames it, so a failure
   // never leaves a half-written output.
   llvm::Error err = llvm::writeToOutput(out, [&](llvm::raw_ostream &os) {
-    module->print(os);
+    if (emit == Emit::MLIR) {
+      module->print(os);
+      return llvm::Error::success();
+    }
+    fusec::FusionOptions options;
+    for (auto func : module->getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      Block &body = func.getBody().front();
+      int64_t kernels = fusec::countKernels(body);
+      fusec::FusionPlan plan;
+      if (!noFuse) {
+        fusec::prepareForFusion(body, options);
+        plan = fusec::planFusion(body, options);
+      } else {
+        plan.kernelsAfter = kernels;
+      }
+      plan.kernelsBefore = kernels;
+      if (emit == Emit::Report)
+        fusec::printFusionReport(os, func, plan);
+      else
+        fusec::printFusionDot(os, func, plan);
+    }
     return llvm::Error::success();
   });
   if (err) {

@@ -9,6 +9,7 @@
 #ifndef FUSEC_INTERPRETER_INTERPRETER_H
 #define FUSEC_INTERPRETER_INTERPRETER_H
 
+#include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Support/Buffer.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,11 +27,6 @@ struct InterpreterOptions {
   /// Deepest chain of func.call allowed (recursion would never end).
   unsigned maxCallDepth = 64;
 };
-
-/// Why `buffer` cannot be a value of `type` (element type or shape differ),
-/// or nullopt if it can.
-std::optional<std::string> mismatchWithType(const Buffer &buffer,
-                                            mlir::Type type);
 
 class Interpreter {
 public:

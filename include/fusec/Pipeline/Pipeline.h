@@ -20,6 +20,33 @@ struct FusecPipelineOptions
                           llvm::cl::desc("Import upstream TOSA operations "
                                          "into fusec first"),
                           llvm::cl::init(true)};
+  Option<bool> fold{*this, "fold",
+                    llvm::cl::desc("Fold concatenate/split/slice pairs "
+                                   "(fusec-fold-concat-split)"),
+                    llvm::cl::init(true)};
+  Option<bool> reassociate{
+      *this, "reassociate",
+      llvm::cl::desc("Let folding reassociate f32 sums (reduce_sum of a "
+                     "concat)"),
+      llvm::cl::init(true)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Fuse operations into kernels "
+                                   "(fusec-fuse-elementwise)"),
+                    llvm::cl::init(true)};
+  Option<int64_t> fusionLaunchCostBytes{
+      *this, "fusion-launch-cost-bytes",
+      llvm::cl::desc("Fusion cost model: a kernel launch in bytes"),
+      llvm::cl::init(16384)};
+  Option<int64_t> fusionMaxOps{*this, "fusion-max-ops",
+                               llvm::cl::desc("Most operations in one fusion"),
+                               llvm::cl::init(256)};
+  Option<bool> fusionMultiOutput{*this, "fusion-multi-output",
+                                 llvm::cl::desc("Form multi-output fusions"),
+                                 llvm::cl::init(true)};
+  Option<bool> fusionDuplicate{
+      *this, "fusion-duplicate",
+      llvm::cl::desc("Duplicate cheap producers when it saves traffic"),
+      llvm::cl::init(true)};
   Option<bool> canonicalize{*this, "canonicalize",
                             llvm::cl::desc("Run canonicalization (folding "
                                            "and simplification)"),

@@ -11,6 +11,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include "llvm/ADT/DenseMap.h"
+
 #include <cstring>
 
 using namespace mlir;
@@ -171,6 +173,98 @@ DenseElementsAttr fusec::bufferToDense(const Buffer &buffer,
   }
   return DenseElementsAttr::getFromRawBuffer(
       type, ArrayRef<char>(data, buffer.sizeInBytes()));
+}
+
+std::optional<std::string> fusec::mismatchWithType(const Buffer &buffer,
+                                                   Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  std::optional<DType> dtype =
+      tensor ? toDType(tensor.getElementType()) : std::nullopt;
+  if (!tensor || !tensor.hasStaticShape() || !dtype) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << "type " << type << " is not a statically shaped tensor of f32, "
+       << "f16, bf16, i1, i32 or i64";
+    return s;
+  }
+  Shape expected(tensor.getShape().begin(), tensor.getShape().end());
+  if (buffer.dtype() == *dtype && buffer.shape() == expected)
+    return std::nullopt;
+  return "expected " + std::string(dtypeName(*dtype)) + " of shape " +
+         formatShape(expected) + ", got " +
+         std::string(dtypeName(buffer.dtype())) + " of shape " +
+         formatShape(buffer.shape());
+}
+
+LogicalResult fusec::runBlock(Block &block, ArrayRef<Buffer> args,
+                              EvalContext &ctx,
+                              SmallVectorImpl<Buffer> &results,
+                              OpFallback fallback) {
+  llvm::DenseMap<Value, Buffer> values;
+  for (auto [arg, buffer] : llvm::zip(block.getArguments(), args))
+    values[arg] = buffer;
+
+  // Release each value after its last use, so that peak memory is the live
+  // set of the program rather than all of its tensors.
+  llvm::DenseMap<Operation *, SmallVector<Value, 2>> dyingAt;
+  {
+    llvm::DenseMap<Value, Operation *> lastUser;
+    for (Operation &op : block)
+      for (Value operand : op.getOperands())
+        lastUser[operand] = &op;
+    for (auto [value, op] : lastUser)
+      dyingAt[op].push_back(value);
+  }
+
+  SmallVector<Buffer> operands, produced;
+  for (Operation &op : block) {
+    operands.clear();
+    produced.clear();
+    for (Value operand : op.getOperands())
+      operands.push_back(values.lookup(operand));
+
+    if (op.hasTrait<mlir::OpTrait::IsTerminator>()) {
+      results.append(operands.begin(), operands.end());
+      return success();
+    }
+
+    if (auto evaluable = dyn_cast<EvaluableOpInterface>(op)) {
+      if (failed(evaluable.evaluate(operands, ctx, produced))) {
+        if (!ctx.isReported())
+          op.emitError() << ctx.error();
+        ctx.markReported();
+        return failure();
+      }
+    } else if (!fallback) {
+      ctx.markReported();
+      return op.emitError() << "cannot evaluate '" << op.getName() << "'";
+    } else if (failed(fallback(&op, operands, produced))) {
+      ctx.markReported();
+      return failure();
+    }
+
+    if (produced.size() != op.getNumResults()) {
+      ctx.markReported();
+      return op.emitError()
+             << "internal error: produced " << produced.size() << " results";
+    }
+    for (auto [result, buffer] : llvm::zip(op.getResults(), produced)) {
+      if (std::optional<std::string> why =
+              mismatchWithType(buffer, result.getType())) {
+        ctx.markReported();
+        return op.emitError() << "internal error: result " << *why;
+      }
+      if (!result.use_empty())
+        values[result] = buffer;
+    }
+    auto dying = dyingAt.find(&op);
+    if (dying != dyingAt.end())
+      for (Value dead : dying->second)
+        values.erase(dead);
+  }
+  ctx.markReported();
+  return mlir::emitError(block.getParent()->getLoc())
+         << "block has no terminator";
 }
 
 //===----------------------------------------------------------------------===//
@@ -435,6 +529,12 @@ LogicalResult ReduceMeanOp::evaluate(ArrayRef<Buffer> operands,
                                      EvalContext &ctx,
                                      SmallVectorImpl<Buffer> &results) {
   return evalReduce(*this, k::ReduceKind::Mean, operands, ctx, results);
+}
+
+LogicalResult FusionOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                                 SmallVectorImpl<Buffer> &results) {
+  // Failures inside the body are reported at the failing operation.
+  return runBlock(getBody().front(), operands, ctx, results);
 }
 
 LogicalResult MatmulOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,

@@ -856,3 +856,76 @@ OpFoldResult ReduceMinOp::fold(FoldAdaptor adaptor) {
 OpFoldResult ReduceMeanOp::fold(FoldAdaptor adaptor) {
   return foldReduce(*this, adaptor.getOperands());
 }
+
+//===----------------------------------------------------------------------===//
+// FusionOp
+//===----------------------------------------------------------------------===//
+
+YieldOp FusionOp::getYield() {
+  return cast<YieldOp>(getBody().front().getTerminator());
+}
+
+// fusec.fusion (%a, %b) : (T0, T1) -> (R0, R1) { ^bb0(...): ... }
+ParseResult FusionOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> inputs;
+  FunctionType type;
+  if (parser.parseOperandList(inputs, OpAsmParser::Delimiter::Paren) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.parseColonType(type))
+    return failure();
+  if (type.getNumInputs() != inputs.size())
+    return parser.emitError(parser.getCurrentLocation())
+           << "expected " << inputs.size() << " input types, got "
+           << type.getNumInputs();
+  if (parser.resolveOperands(inputs, type.getInputs(),
+                             parser.getCurrentLocation(), result.operands))
+    return failure();
+  result.addTypes(type.getResults());
+  Region *body = result.addRegion();
+  return parser.parseRegion(*body, /*arguments=*/{});
+}
+
+void FusionOp::print(OpAsmPrinter &p) {
+  p << " (" << getInputs() << ")";
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << " : ";
+  p.printFunctionalType(getInputs().getTypes(), getResultTypes());
+  p << " ";
+  p.printRegion(getBody(), /*printEntryBlockArgs=*/true,
+                /*printBlockTerminators=*/true);
+}
+
+LogicalResult FusionOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("body has ")
+           << block.getNumArguments() << " arguments but the fusion has "
+           << getInputs().size() << " inputs";
+  for (auto [i, arg, input] :
+       llvm::enumerate(block.getArguments(), getInputs()))
+    if (arg.getType() != input.getType())
+      return emitOpError("body argument #")
+             << i << " has type " << arg.getType() << " but input #" << i
+             << " has type " << input.getType();
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return emitOpError("body must end with 'fusec.yield'");
+  if (yield.getValues().size() != getNumResults())
+    return yield.emitOpError("yields ")
+           << yield.getValues().size() << " values but the fusion has "
+           << getNumResults() << " results";
+  for (auto [i, value, result] :
+       llvm::enumerate(yield.getValues(), getResults()))
+    if (value.getType() != result.getType())
+      return yield.emitOpError("value #")
+             << i << " has type " << value.getType() << " but result #" << i
+             << " has type " << result.getType();
+  for (Operation &op : block.without_terminator()) {
+    if (isa<FusionOp>(op))
+      return op.emitOpError("cannot be nested in another fusion");
+    if (!isa<FusecDialect>(op.getDialect()))
+      return op.emitOpError("is not a fusec operation; a fusion body holds "
+                            "only fusec operations");
+  }
+  return success();
+}

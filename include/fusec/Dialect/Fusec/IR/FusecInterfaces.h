@@ -9,9 +9,11 @@
 
 #include "fusec/Support/Buffer.h"
 
+#include "mlir/IR/Block.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 #include <string>
@@ -37,12 +39,42 @@ public:
   Buffer allocate(DType type, Shape shape);
 
   const std::string &error() const { return message; }
-  void setError(std::string msg) { message = std::move(msg); }
+  void setError(std::string msg) {
+    message = std::move(msg);
+    reported = false;
+  }
+
+  /// Marks the last failure as already reported as a diagnostic (at an
+  /// operation nested in the one that failed), so callers do not report it
+  /// again.
+  void markReported() { reported = true; }
+  bool isReported() const { return reported; }
 
 private:
   BufferAllocator *allocator;
   std::string message;
+  bool reported = false;
 };
+
+/// Evaluates an operation that is not an EvaluableOpInterface (func.call in
+/// the interpreter), or fails with a diagnostic.
+using OpFallback = llvm::function_ref<mlir::LogicalResult(
+    mlir::Operation *, llvm::ArrayRef<Buffer>,
+    llvm::SmallVectorImpl<Buffer> &)>;
+
+/// Runs the operations of `block` on `args` (one buffer per block argument),
+/// releasing each value after its last use, and returns the operands of its
+/// terminator in `results`. Every failure is reported as a diagnostic at the
+/// operation that failed.
+mlir::LogicalResult runBlock(mlir::Block &block, llvm::ArrayRef<Buffer> args,
+                             EvalContext &ctx,
+                             llvm::SmallVectorImpl<Buffer> &results,
+                             OpFallback fallback = nullptr);
+
+/// Why `buffer` cannot be a value of `type` (element type or shape differ),
+/// or nullopt if it can.
+std::optional<std::string> mismatchWithType(const Buffer &buffer,
+                                            mlir::Type type);
 
 /// The contents of a dense constant as a buffer. With `splatAsScalar`, a
 /// splat becomes a rank-0 buffer holding its value. Returns a null buffer for

@@ -484,4 +484,55 @@ def Fusec_MatmulOp : Fusec_Op<"matmul", [InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Fusion regions
+//===----------------------------------------------------------------------===//
+
+def Fusec_FusionOp : Fusec_Op<"fusion", [IsolatedFromAbove, SingleBlock]> {
+  let summary = "A group of operations compiled into one GPU kernel";
+  let description = [{
+    The operations of the body run as one kernel: values defined inside never
+    leave registers (or shared memory) unless yielded. The body is isolated
+    from above; its block arguments are the `inputs`, in order, and
+    `fusec.yield` returns the `results`. A fusion with several results is a
+    multi-output fusion: every result is written in the same pass.
+
+    Semantically a fusion is exactly its body: the reference interpreter
+    evaluates the body operation by operation, so fusing never changes what
+    a program computes. Fusions are formed by `fusec-fuse-elementwise`; the
+    body may hold any fusec operation except another fusion.
+
+    ```mlir
+    %r:2 = fusec.fusion (%x, %b) : (tensor<8x16xf32>, tensor<16xf32>)
+        -> (tensor<8x16xf32>, tensor<8xf32>) {
+    ^bb0(%a0: tensor<8x16xf32>, %a1: tensor<16xf32>):
+      %0 = fusec.add %a0, %a1 : tensor<8x16xf32>, tensor<16xf32>
+      %1 = fusec.exp %0 : tensor<8x16xf32>
+      %2 = fusec.reduce_sum %1 axes = [1] : tensor<8x16xf32> -> tensor<8xf32>
+      fusec.yield %1, %2 : tensor<8x16xf32>, tensor<8xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Fusec_Tensor>:$inputs);
+  let results = (outs Variadic<Fusec_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The terminator of the body.
+    YieldOp getYield();
+  }];
+}
+
+def Fusec_YieldOp : Op<Fusec_Dialect, "yield", [Pure, Terminator,
+                                               HasParent<"FusionOp">]> {
+  let summary = "Returns the results of a fusion";
+  let description = [{
+    Terminates the body of a `fusec.fusion`; its operands become the
+    fusion's results, in order.
+  }];
+  let arguments = (ins Variadic<Fusec_Tensor>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 #endif // FUSEC_OPS

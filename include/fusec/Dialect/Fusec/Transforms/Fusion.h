@@ -1,0 +1,111 @@
+//===- Fusion.h - Elementwise fusion planning -------------------*- C++ -*-===//
+//
+// Decides which operations of a function run together as one GPU kernel
+// (a `fusec.fusion` region), explains every decision, and applies the plan.
+// The pass `fusec-fuse-elementwise` is plan + apply; `fusec --emit=report`
+// and `--emit=dot` print the same plan.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_DIALECT_FUSEC_TRANSFORMS_FUSION_H
+#define FUSEC_DIALECT_FUSEC_TRANSFORMS_FUSION_H
+
+#include "mlir/IR/Block.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
+} // namespace mlir
+
+namespace fusec {
+
+struct FusionOptions {
+  /// A kernel launch, expressed as the bytes of memory traffic that take as
+  /// long (a few microseconds at a few TB/s).
+  int64_t launchCostBytes = 16 * 1024;
+  /// Largest number of operations in one fusion (kernel size and compile
+  /// time stay bounded).
+  int64_t maxOpsPerFusion = 256;
+  /// Constants with at most this many elements (and splats of any size) are
+  /// copied into the kernels that use them instead of being read from memory.
+  int64_t maxInlineConstantElements = 16;
+  /// Duplicate cheap producers into several kernels when that saves traffic.
+  bool duplicateCheapProducers = true;
+  /// Merge kernels into multi-output fusions (producers needed outside their
+  /// consumer's kernel; siblings reading the same input).
+  bool multiOutput = true;
+  /// Visits allowed per acyclicity query before giving up and refusing the
+  /// merge (keeps the pass linear on adversarial graphs).
+  int64_t reachabilityBudget = 4096;
+};
+
+/// What a planned kernel computes.
+enum class FusionKind {
+  Loop,      // elementwise and index arithmetic over one iteration space
+  Reduction, // one reduction with its producers fused in (input fusion)
+  RowReductionEpilogue, // a row reduction followed by consumers of its result
+};
+
+struct FusionGroup {
+  FusionKind kind = FusionKind::Loop;
+  /// The operations of the kernel, in block order.
+  llvm::SmallVector<mlir::Operation *> ops;
+  /// Bytes read from outside and written for outside users (estimates from
+  /// the static types).
+  int64_t bytesIn = 0, bytesOut = 0;
+  /// Bytes of intermediate results that no longer go through memory, plus
+  /// the launches saved, in bytes.
+  int64_t bytesSaved = 0;
+};
+
+/// A producer-consumer pair that ended up in different kernels, and why.
+struct UnfusedEdge {
+  mlir::Operation *producer;
+  mlir::Operation *consumer;
+  std::string reason;
+};
+
+struct FusionPlan {
+  std::vector<FusionGroup> groups;
+  std::vector<UnfusedEdge> unfused;
+  /// Kernel launches without and with fusion (matmuls, unfused ops and
+  /// fusions; constants and reshapes cost none).
+  int64_t kernelsBefore = 0, kernelsAfter = 0;
+};
+
+/// Kernel launches of `block` without fusion: every operation except
+/// constants, reshapes (free) and the terminator.
+int64_t countKernels(mlir::Block &block);
+
+/// Rewrites that prepare a block for planning: splits become slices, cheap
+/// producers used by several fusible consumers are duplicated per consumer
+/// when the cost model says so. Returns the number of operations added.
+int64_t prepareForFusion(mlir::Block &block, const FusionOptions &options);
+
+/// Plans the kernels of `block` (a function body). Pure analysis.
+FusionPlan planFusion(mlir::Block &block, const FusionOptions &options);
+
+/// Wraps every planned group into a `fusec.fusion` (small constants are
+/// copied in), then restores a topological order of the block.
+void applyFusionPlan(mlir::Block &block, const FusionPlan &plan,
+                     const FusionOptions &options);
+
+/// Human-readable explanation of a plan.
+void printFusionReport(llvm::raw_ostream &os, mlir::func::FuncOp func,
+                       const FusionPlan &plan);
+
+/// Graphviz graph of a plan: one cluster per fusion.
+void printFusionDot(llvm::raw_ostream &os, mlir::func::FuncOp func,
+                    const FusionPlan &plan);
+
+} // namespace fusec
+
+#endif // FUSEC_DIALECT_FUSEC_TRANSFORMS_FUSION_H

@@ -1,0 +1,143 @@
+//===- FusionReport.cpp - Explaining a fusion plan ------------------------===//
+
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/Transforms/Fusion.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace fusec;
+
+namespace {
+
+StringRef kindName(FusionKind kind) {
+  switch (kind) {
+  case FusionKind::Loop:
+    return "loop";
+  case FusionKind::Reduction:
+    return "reduction";
+  case FusionKind::RowReductionEpilogue:
+    return "row reduction + epilogue";
+  }
+  return "";
+}
+
+/// "fusec.add@3:8": the op and where it is.
+std::string opRef(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << op->getName();
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << "@" << loc.getLine() << ":" << loc.getColumn();
+  return s;
+}
+
+std::string typeString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+/// Escapes a string for a double-quoted Graphviz label.
+std::string dotEscape(StringRef text) {
+  std::string s;
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      s += '\\';
+    s += c;
+  }
+  return s;
+}
+
+} // namespace
+
+void fusec::printFusionReport(llvm::raw_ostream &os, func::FuncOp func,
+                              const FusionPlan &plan) {
+  os << "func @" << func.getSymName() << ": " << plan.kernelsBefore
+     << " kernels without fusion, " << plan.kernelsAfter << " with fusion ("
+     << plan.groups.size() << " fusions)\n";
+  for (auto [i, group] : llvm::enumerate(plan.groups)) {
+    os << "  fusion #" << i << " (" << kindName(group.kind) << ", "
+       << group.ops.size() << " ops): ";
+    llvm::interleaveComma(group.ops, os,
+                          [&](Operation *op) { os << opRef(op); });
+    os << "\n    bytes in " << group.bytesIn << ", out " << group.bytesOut
+       << ", saved ~" << group.bytesSaved << "\n";
+  }
+  if (plan.unfused.empty())
+    return;
+  os << "  not fused:\n";
+  // Duplicated producers give identical lines; print each once.
+  llvm::StringSet<> printed;
+  for (const UnfusedEdge &edge : plan.unfused) {
+    std::string line = opRef(edge.producer) + " -> " + opRef(edge.consumer) +
+                       ": " + edge.reason;
+    if (printed.insert(line).second)
+      os << "    " << line << "\n";
+  }
+}
+
+void fusec::printFusionDot(llvm::raw_ostream &os, func::FuncOp func,
+                           const FusionPlan &plan) {
+  os << "digraph \"" << dotEscape(func.getSymName()) << "\" {\n"
+     << "  rankdir=TB;\n"
+     << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
+  llvm::DenseMap<Operation *, unsigned> ids;
+  llvm::DenseMap<Operation *, size_t> groupOf;
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    for (Operation *op : group.ops)
+      groupOf[op] = i;
+  Block &body = func.getBody().front();
+  auto node = [&](Operation *op) {
+    unsigned id = ids.size();
+    ids[op] = id;
+    std::string label = opRef(op);
+    if (op->getNumResults())
+      label += "\\n" + dotEscape(typeString(op->getResult(0).getType()));
+    std::string extra;
+    if (isa<MatmulOp>(op))
+      extra = ", style=filled, fillcolor=\"#f4cccc\"";
+    else if (isa<ConstantOp>(op))
+      extra = ", shape=note";
+    return "    n" + std::to_string(id) + " [label=\"" + label + "\"" + extra +
+           "];\n";
+  };
+  // Number every op in block order, emitting grouped ops in their clusters.
+  std::vector<std::string> clusters(plan.groups.size());
+  std::string loose;
+  for (Operation &op : body.without_terminator()) {
+    auto it = groupOf.find(&op);
+    (it != groupOf.end() ? clusters[it->second] : loose) += node(&op);
+  }
+  for (auto [i, group] : llvm::enumerate(plan.groups))
+    os << "  subgraph cluster_" << i << " {\n"
+       << "    label=\"fusion #" << i << " (" << kindName(group.kind)
+       << ")\";\n    style=filled; color=\"#cfe2f3\";\n"
+       << clusters[i] << "  }\n";
+  os << loose;
+  for (BlockArgument arg : body.getArguments())
+    os << "  a" << arg.getArgNumber() << " [label=\"%arg" << arg.getArgNumber()
+       << "\\n"
+       << dotEscape(typeString(arg.getType())) << "\", shape=ellipse];\n";
+  os << "  ret [label=\"return\", shape=ellipse];\n";
+  auto source = [&](Value v) -> std::string {
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return "a" + std::to_string(arg.getArgNumber());
+    auto it = ids.find(v.getDefiningOp());
+    return it == ids.end() ? "" : "n" + std::to_string(it->second);
+  };
+  for (Operation &op : body) {
+    std::string dest = op.hasTrait<mlir::OpTrait::IsTerminator>()
+                           ? std::string("ret")
+                           : "n" + std::to_string(ids.lookup(&op));
+    for (Value operand : op.getOperands()) {
+      std::string from = source(operand);
+      if (!from.empty())
+        os << "  " << from << " -> " << dest << ";\n";
+    }
+  }
+  os << "}\n";
+}
