@@ -34,3 +34,7 @@ if shutil.which("dot"):
     config.available_features.add("graphviz")
 if config.cuda_bin_dir and os.path.exists(os.path.join(config.cuda_bin_dir, "ptxas")):
     config.available_features.add("ptxas")
+
+# Installing fusec and building a consumer project needs CMake and Ninja.
+if shutil.which("cmake") and shutil.which("ninja"):
+    config.available_features.add("cmake-install")

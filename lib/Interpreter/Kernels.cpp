@@ -93,12 +93,19 @@ template <typename Fn> void visitDType(DType t, Fn &&fn) {
 // Strided iteration
 //===----------------------------------------------------------------------===//
 
+/// a * b, wrapping instead of overflowing. Products of dimensions only
+/// overflow for empty tensors with huge other dimensions, whose strides are
+/// then never used; wrapping keeps computing them defined behaviour.
+int64_t mulWrap(int64_t a, int64_t b) {
+  return int64_t(uint64_t(a) * uint64_t(b));
+}
+
 Shape contiguousStrides(const Shape &shape) {
   Shape strides(shape.size());
   int64_t s = 1;
   for (size_t i = shape.size(); i-- > 0;) {
     strides[i] = s;
-    s *= shape[i];
+    s = mulWrap(s, shape[i]);
   }
   return strides;
 }
@@ -590,7 +597,7 @@ void reduceT(ReduceKind kind, const Buffer &in,
       if (std::find(axes.begin(), axes.end(), int64_t(d)) != axes.end())
         continue;
       accStrides[d] = s;
-      s *= shape[d];
+      s = mulWrap(s, shape[d]);
     }
   }
   const S *src = in.as<S>();
@@ -636,7 +643,9 @@ void reduceT(ReduceKind kind, const Buffer &in,
 
   int64_t reducedCount = 1;
   for (int64_t axis : axes)
-    reducedCount *= shape[size_t(axis)];
+    reducedCount = mulWrap(reducedCount, shape[size_t(axis)]);
+  if (in.numElements() == 0)
+    reducedCount = 0; // Some reduced dimension is 0 (or the output is empty).
   S *o = out.as<S>();
   for (int64_t i = 0; i < outCount; ++i) {
     Acc a = acc[size_t(i)];
@@ -809,20 +818,24 @@ void kernels::transpose(const Buffer &in, const std::vector<int64_t> &perm,
 
 void kernels::slice(const Buffer &in, const std::vector<int64_t> &start,
                     const std::vector<int64_t> &stride, Buffer &out) {
+  // Start and stride are only meaningful where elements are read: nothing
+  // is read from an empty result, and a dimension of size 1 has no stride.
+  if (out.numElements() == 0)
+    return;
   Shape inStrides = contiguousStrides(in.shape());
   int64_t base = 0;
   Shape strides(start.size());
   for (size_t d = 0; d < start.size(); ++d) {
     base += start[d] * inStrides[d];
-    strides[d] = stride[d] * inStrides[d];
+    strides[d] = out.shape()[d] > 1 ? stride[d] * inStrides[d] : 0;
   }
-  if (out.numElements() == 0)
-    return;
   stridedCopy(in, base, strides, out);
 }
 
 void kernels::concat(const std::vector<const Buffer *> &inputs, int64_t axis,
                      Buffer &out) {
+  if (out.numElements() == 0)
+    return;
   const Shape &shape = out.shape();
   size_t esize = dtypeSize(out.dtype());
   int64_t outer = 1, inner = 1;
@@ -872,7 +885,7 @@ void kernels::matmul(const Buffer &a, const Buffer &b, Buffer &out) {
       S *po = out.as<S>();
       std::vector<double> accF;
       std::vector<uint64_t> accI;
-      if (m * n == 0)
+      if (m == 0 || n == 0 || out.numElements() == 0)
         return;
       forEachRun<3>(batchO, strides,
                     [&](const std::array<int64_t, 3> &off, int64_t runLen,

@@ -14,12 +14,14 @@ void fusec::buildFusecPipeline(OpPassManager &pm,
                                const FusecPipelineOptions &options) {
   if (options.importTosa)
     pm.addPass(createFusecImportTosa());
-  if (options.canonicalize)
-    pm.addPass(createCanonicalizerPass());
+  // Folding concat/split runs the folders of every op in the same greedy
+  // rewrite, so it subsumes a canonicalization; without it, canonicalize.
   if (options.fold) {
     FusecFoldConcatSplitOptions fold;
     fold.reassociate = options.reassociate;
     pm.addPass(createFusecFoldConcatSplit(fold));
+  } else if (options.canonicalize) {
+    pm.addPass(createCanonicalizerPass());
   }
   if (options.cse)
     pm.addPass(createCSEPass());
@@ -30,9 +32,6 @@ void fusec::buildFusecPipeline(OpPassManager &pm,
     fuse.multiOutput = options.fusionMultiOutput;
     fuse.duplicate = options.fusionDuplicate;
     pm.addNestedPass<func::FuncOp>(createFusecFuseElementwise(fuse));
-    // Duplicated producers that ended up in one kernel become one again.
-    if (options.cse)
-      pm.addPass(createCSEPass());
   }
 }
 

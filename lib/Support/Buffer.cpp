@@ -11,6 +11,13 @@
 using namespace fusec;
 
 std::optional<int64_t> fusec::checkedNumElements(const Shape &shape) {
+  for (int64_t d : shape)
+    if (d < 0)
+      return std::nullopt;
+  // An empty tensor has no elements whatever its other dimensions.
+  for (int64_t d : shape)
+    if (d == 0)
+      return 0;
   int64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0 || __builtin_mul_overflow(n, d, &n))

@@ -1,11 +1,12 @@
 // MLIR's standard flags work on fusec.
 // RUN: fusec %s --mlir-print-ir-after-all -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
 // PRINT: IR Dump After FusecImportTosa
-// PRINT: IR Dump After Canonicalizer
+// PRINT: IR Dump After FusecFoldConcatSplit
 // PRINT: IR Dump After CSE
+// PRINT: IR Dump After FusecFuseElementwise
 // RUN: fusec %s --mlir-timing -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMING
 // TIMING: Execution time report
-// TIMING: Canonicalizer
+// TIMING: FusecFoldConcatSplit
 // RUN: fusec %s --mlir-pass-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // STATS: Pass statistics report
 // A failing pipeline leaves a reproducer when asked for one.

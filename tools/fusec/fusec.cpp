@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusec/Conversion/TosaToFusec/TosaToFusec.h"
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 #include "fusec/InitAll.h"
 #include "fusec/Interpreter/Interpreter.h"
@@ -22,6 +23,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
@@ -70,6 +72,12 @@ cl::opt<bool> noFold("no-fold",
 
 cl::opt<bool> noFuse("no-fuse", cl::desc("Do not fuse operations into kernels"),
                      cl::init(false), cl::cat(fusecCategory));
+
+cl::opt<bool> verifyEach(
+    "verify-each",
+    cl::desc("Verify the IR after every pass, not only after the pipeline "
+             "(for debugging fusec itself)"),
+    cl::init(false), cl::cat(fusecCategory));
 
 cl::opt<std::string>
     entryName("entry",
@@ -274,10 +282,34 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
 
-  // Parsing verifies the module.
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
-  if (!module)
+  // Count errors, so that a parser that fails without saying why (some of
+  // upstream's custom parsers) still gets a diagnostic.
+  int64_t errors = 0;
+  DiagnosticEngine::HandlerID counter =
+      context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          ++errors;
+        return failure(); // Let the source manager handler print it.
+      });
+  auto noteSilentFailure = [&](StringRef what) {
+    if (!errors)
+      llvm::errs() << inputFilename << ": error: " << what << "\n";
+  };
+
+  // Parse without verifying first: a few upstream TOSA verifiers crash on
+  // inputs they should reject, so those are checked for beforehand.
+  ParserConfig config(&context, /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module) {
+    noteSilentFailure("cannot parse the model");
     return failure();
+  }
+  if (failed(fusec::checkTosaBeforeVerification(*module)) ||
+      failed(verify(*module))) {
+    noteSilentFailure("the model is not valid");
+    return failure();
+  }
+  context.getDiagEngine().eraseHandler(counter);
 
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))
@@ -291,7 +323,8 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   // The report and the graph describe the fusion plan, made below.
   pipelineOptions.fuse = !noFuse && emit == Emit::MLIR;
   fusec::buildFusecPipeline(pm, pipelineOptions);
-  if (failed(pm.run(*module)))
+  pm.enableVerifier(verifyEach);
+  if (failed(pm.run(*module)) || failed(verify(*module)))
     return failure();
 
   if (runEntry && failed(runModule(*module)))

@@ -15,7 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace fusec {
@@ -38,14 +38,13 @@ std::string typeString(Type type) {
 /// Base for all patterns: records refusals and checks that every tensor the
 /// op touches is a fusec tensor.
 template <typename SourceOp>
-class TosaPattern : public OpConversionPattern<SourceOp> {
+class TosaPattern : public OpRewritePattern<SourceOp> {
 public:
   TosaPattern(MLIRContext *context, TosaImportFailures *failures)
-      : OpConversionPattern<SourceOp>(context), failures(failures) {}
+      : OpRewritePattern<SourceOp>(context), failures(failures) {}
 
-  LogicalResult
-  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const final {
+  LogicalResult matchAndRewrite(SourceOp op,
+                                PatternRewriter &rewriter) const final {
     for (OpOperand &operand : op->getOpOperands())
       if (isDataOperand(operand.getOperandNumber()) &&
           failed(checkType(op, operand.get().getType())))
@@ -53,7 +52,7 @@ public:
     for (Type type : op->getResultTypes())
       if (failed(checkType(op, type)))
         return failure();
-    return convert(op, adaptor, rewriter);
+    return convert(op, rewriter);
   }
 
 protected:
@@ -74,8 +73,8 @@ protected:
     return success();
   }
 
-  virtual LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
-                                ConversionPatternRewriter &rewriter) const = 0;
+  virtual LogicalResult convert(SourceOp op,
+                                PatternRewriter &rewriter) const = 0;
 
   LogicalResult refuse(Operation *op, const Twine &why) const {
     if (failures)
@@ -148,18 +147,17 @@ Value isNaN(OpBuilder &b, Location loc, Value x) {
 template <typename SourceOp, typename TargetOp>
 struct DirectPattern : TosaPattern<SourceOp> {
   using TosaPattern<SourceOp>::TosaPattern;
-  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(SourceOp op, PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<TargetOp>(op, op->getResultTypes(),
-                                          adaptor.getOperands());
+                                          op->getOperands());
     return success();
   }
 };
 
 struct ConstPattern : TosaPattern<tosa::ConstOp> {
   using TosaPattern::TosaPattern;
-  LogicalResult convert(tosa::ConstOp op, OpAdaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::ConstOp op,
+                        PatternRewriter &rewriter) const override {
     ElementsAttr values = op.getValues();
     if (!isa<DenseIntOrFPElementsAttr>(values) &&
         !(isa<DenseResourceElementsAttr>(values) &&
@@ -174,15 +172,15 @@ struct ConstPattern : TosaPattern<tosa::ConstOp> {
 struct MulPattern : TosaPattern<tosa::MulOp> {
   using TosaPattern::TosaPattern;
   bool isDataOperand(unsigned index) const override { return index < 2; }
-  LogicalResult convert(tosa::MulOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::MulOp op,
+                        PatternRewriter &rewriter) const override {
     DenseElementsAttr shift;
     if (!matchPattern(op.getShift(), m_Constant(&shift)) ||
         llvm::any_of(shift.getValues<APInt>(),
                      [](const APInt &v) { return !v.isZero(); }))
       return refuse(op, "shift must be the constant 0");
-    rewriter.replaceOpWithNewOp<MulOp>(op, resultType(op), adaptor.getInput1(),
-                                       adaptor.getInput2());
+    rewriter.replaceOpWithNewOp<MulOp>(op, resultType(op), op.getInput1(),
+                                       op.getInput2());
     return success();
   }
 };
@@ -190,12 +188,12 @@ struct MulPattern : TosaPattern<tosa::MulOp> {
 struct NegatePattern : TosaPattern<tosa::NegateOp> {
   using TosaPattern::TosaPattern;
   bool isDataOperand(unsigned index) const override { return index == 0; }
-  LogicalResult convert(tosa::NegateOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::NegateOp op,
+                        PatternRewriter &rewriter) const override {
     if (failed(zeroPoint(op, op.getInput1ZeroPoint(), "input1_zp")) ||
         failed(zeroPoint(op, op.getOutputZeroPoint(), "output_zp")))
       return failure();
-    rewriter.replaceOpWithNewOp<NegOp>(op, adaptor.getInput1());
+    rewriter.replaceOpWithNewOp<NegOp>(op, op.getInput1());
     return success();
   }
 };
@@ -204,11 +202,10 @@ struct NegatePattern : TosaPattern<tosa::NegateOp> {
 template <typename SourceOp, typename TargetOp>
 struct ExtremumPattern : TosaPattern<SourceOp> {
   using TosaPattern<SourceOp>::TosaPattern;
-  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(SourceOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = resultType(op);
-    Value a = adaptor.getInput1(), b = adaptor.getInput2();
+    Value a = op.getInput1(), b = op.getInput2();
     Value result = TargetOp::create(rewriter, loc, type, a, b);
     if (op.getNanMode() == tosa::NanPropagationMode::IGNORE &&
         isa<FloatType>(type.getElementType())) {
@@ -224,8 +221,8 @@ struct ExtremumPattern : TosaPattern<SourceOp> {
 
 struct ClampPattern : TosaPattern<tosa::ClampOp> {
   using TosaPattern::TosaPattern;
-  LogicalResult convert(tosa::ClampOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::ClampOp op,
+                        PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = resultType(op);
     Type elementType = type.getElementType();
@@ -233,7 +230,7 @@ struct ClampPattern : TosaPattern<tosa::ClampOp> {
       return refuse(op, "clamp of i1 is not supported");
     Value lo = scalarConstant(rewriter, loc, elementType, op.getMinValAttr());
     Value hi = scalarConstant(rewriter, loc, elementType, op.getMaxValAttr());
-    Value x = adaptor.getInput();
+    Value x = op.getInput();
     Value result = MaxOp::create(rewriter, loc, type, x, lo);
     result = MinOp::create(rewriter, loc, type, result, hi);
     if (op.getNanMode() == tosa::NanPropagationMode::IGNORE &&
@@ -248,29 +245,27 @@ struct ClampPattern : TosaPattern<tosa::ClampOp> {
 template <typename SourceOp, CmpPredicate Predicate>
 struct ComparePattern : TosaPattern<SourceOp> {
   using TosaPattern<SourceOp>::TosaPattern;
-  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(SourceOp op, PatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<CompareOp>(op, resultType(op), Predicate,
-                                           adaptor.getInput1(),
-                                           adaptor.getInput2());
+                                           op.getInput1(), op.getInput2());
     return success();
   }
 };
 
 struct ConcatPattern : TosaPattern<tosa::ConcatOp> {
   using TosaPattern::TosaPattern;
-  LogicalResult convert(tosa::ConcatOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<ConcatOp>(
-        op, resultType(op), adaptor.getInput1(), int64_t(op.getAxis()));
+  LogicalResult convert(tosa::ConcatOp op,
+                        PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<ConcatOp>(op, resultType(op), op.getInput1(),
+                                          int64_t(op.getAxis()));
     return success();
   }
 };
 
 struct SlicePattern : TosaPattern<tosa::SliceOp> {
   using TosaPattern::TosaPattern;
-  LogicalResult convert(tosa::SliceOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::SliceOp op,
+                        PatternRewriter &rewriter) const override {
     SmallVector<int64_t> start;
     if (failed(shapeValues(op, op.getStart(), "start", start)))
       return failure();
@@ -278,7 +273,7 @@ struct SlicePattern : TosaPattern<tosa::SliceOp> {
     // holds the resolved sizes.
     RankedTensorType type = resultType(op);
     SmallVector<int64_t> stride(type.getRank(), 1);
-    rewriter.replaceOpWithNewOp<SliceOp>(op, type, adaptor.getInput1(), start,
+    rewriter.replaceOpWithNewOp<SliceOp>(op, type, op.getInput1(), start,
                                          type.getShape(), stride);
     return success();
   }
@@ -286,22 +281,21 @@ struct SlicePattern : TosaPattern<tosa::SliceOp> {
 
 struct ReshapePattern : TosaPattern<tosa::ReshapeOp> {
   using TosaPattern::TosaPattern;
-  LogicalResult convert(tosa::ReshapeOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::ReshapeOp op,
+                        PatternRewriter &rewriter) const override {
     // The static result type is the shape (the shape operand may hold -1).
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType(op),
-                                           adaptor.getInput1());
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType(op), op.getInput1());
     return success();
   }
 };
 
 struct TransposePattern : TosaPattern<tosa::TransposeOp> {
   using TosaPattern::TosaPattern;
-  LogicalResult convert(tosa::TransposeOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::TransposeOp op,
+                        PatternRewriter &rewriter) const override {
     SmallVector<int64_t> perm(op.getPerms().begin(), op.getPerms().end());
-    rewriter.replaceOpWithNewOp<TransposeOp>(op, resultType(op),
-                                             adaptor.getInput1(), perm);
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, resultType(op), op.getInput1(),
+                                             perm);
     return success();
   }
 };
@@ -311,14 +305,13 @@ struct TransposePattern : TosaPattern<tosa::TransposeOp> {
 /// broadcast them to m_d, reshape to the result.
 struct TilePattern : TosaPattern<tosa::TileOp> {
   using TosaPattern::TosaPattern;
-  LogicalResult convert(tosa::TileOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::TileOp op,
+                        PatternRewriter &rewriter) const override {
     SmallVector<int64_t> multiples;
     if (failed(shapeValues(op, op.getMultiples(), "multiples", multiples)))
       return failure();
     Location loc = op.getLoc();
-    RankedTensorType inType =
-        cast<RankedTensorType>(adaptor.getInput1().getType());
+    RankedTensorType inType = cast<RankedTensorType>(op.getInput1().getType());
     RankedTensorType outType = resultType(op);
     if (int64_t(multiples.size()) != inType.getRank())
       return refuse(op, "multiples must have one entry per dimension");
@@ -335,12 +328,13 @@ struct TilePattern : TosaPattern<tosa::TileOp> {
       }
     }
     Type elementType = inType.getElementType();
-    Value x = adaptor.getInput1();
+    Value x = op.getInput1();
     if (ArrayRef<int64_t>(expanded) != inType.getShape())
       x = ReshapeOp::create(rewriter, loc,
                             RankedTensorType::get(expanded, elementType), x);
-    x = BroadcastToOp::create(rewriter, loc,
-                              RankedTensorType::get(broadcast, elementType), x);
+    if (ArrayRef<int64_t>(broadcast) != ArrayRef<int64_t>(expanded))
+      x = BroadcastToOp::create(
+          rewriter, loc, RankedTensorType::get(broadcast, elementType), x);
     if (cast<RankedTensorType>(x.getType()) != outType)
       x = ReshapeOp::create(rewriter, loc, outType, x);
     rewriter.replaceOp(op, x);
@@ -351,8 +345,8 @@ struct TilePattern : TosaPattern<tosa::TileOp> {
 struct MatmulPattern : TosaPattern<tosa::MatMulOp> {
   using TosaPattern::TosaPattern;
   bool isDataOperand(unsigned index) const override { return index < 2; }
-  LogicalResult convert(tosa::MatMulOp op, OpAdaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(tosa::MatMulOp op,
+                        PatternRewriter &rewriter) const override {
     if (failed(zeroPoint(op, op.getAZeroPoint(), "a_zp")) ||
         failed(zeroPoint(op, op.getBZeroPoint(), "b_zp")))
       return failure();
@@ -368,8 +362,8 @@ struct MatmulPattern : TosaPattern<tosa::MatMulOp> {
         return v;
       return CastOp::create(rewriter, loc, t.clone(accType), v);
     };
-    rewriter.replaceOpWithNewOp<MatmulOp>(op, type, widen(adaptor.getA()),
-                                          widen(adaptor.getB()));
+    rewriter.replaceOpWithNewOp<MatmulOp>(op, type, widen(op.getA()),
+                                          widen(op.getB()));
     return success();
   }
 };
@@ -379,11 +373,10 @@ struct MatmulPattern : TosaPattern<tosa::MatMulOp> {
 template <typename SourceOp, typename TargetOp>
 struct ReducePattern : TosaPattern<SourceOp> {
   using TosaPattern<SourceOp>::TosaPattern;
-  LogicalResult convert(SourceOp op, typename SourceOp::Adaptor adaptor,
-                        ConversionPatternRewriter &rewriter) const override {
+  LogicalResult convert(SourceOp op, PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType type = resultType(op);
-    Value x = adaptor.getInput();
+    Value x = op.getInput();
     SmallVector<int64_t> axes = {int64_t(op.getAxis())};
     bool ignoreNaN = false;
     if constexpr (!std::is_same_v<SourceOp, tosa::ReduceSumOp>)
@@ -455,11 +448,36 @@ void fusec::populateTosaToFusecPatterns(RewritePatternSet &patterns,
       ReducePattern<tosa::ReduceMinOp, ReduceMinOp>>(ctx, failures);
 }
 
+LogicalResult fusec::checkTosaBeforeVerification(Operation *root) {
+  bool failed = false;
+  root->walk(
+      [&](tosa::ConstOp constant) {
+        auto values =
+            constant->getAttrOfType<DenseResourceElementsAttr>("values");
+        auto type = dyn_cast<ShapedType>(constant.getType());
+        if (!values || !type || !type.hasStaticShape() ||
+            type.getNumElements() != 1)
+          return;
+        for (Operation *user : constant->getUsers()) {
+          if (!isa_and_nonnull<tosa::TosaDialect>(user->getDialect()))
+            continue;
+          constant.emitError()
+              << "a one-element dense_resource constant used by '"
+              << user->getName()
+              << "' is not supported (TOSA reads zero points and shifts from "
+                 "dense<...> literals); write the value as dense<...>";
+          failed = true;
+          break;
+        }
+      });
+  return failure(failed);
+}
+
 LogicalResult fusec::importTosa(Operation *root) {
   MLIRContext *ctx = root->getContext();
   bool hasTosa = false;
   root->walk([&](Operation *op) {
-    if (isa<tosa::TosaDialect>(op->getDialect()))
+    if (isa_and_nonnull<tosa::TosaDialect>(op->getDialect()))
       hasTosa = true;
     return hasTosa ? WalkResult::interrupt() : WalkResult::advance();
   });
@@ -470,22 +488,16 @@ LogicalResult fusec::importTosa(Operation *root) {
   TosaImportFailures failures;
   RewritePatternSet patterns(ctx);
   populateTosaToFusecPatterns(patterns, &failures);
-  ConversionTarget target(*ctx);
-  target.addLegalDialect<FusecDialect>();
-  // Shape constants are read by their users and erased afterwards. Other
-  // TOSA ops are left with unknown legality rather than marked illegal: a
-  // partial conversion then converts every op it can and leaves the refused
-  // ones in place (an illegal op that fails would abort the whole
-  // conversion), so that each can be reported below with its reason.
-  target.addLegalOp<tosa::ConstShapeOp>();
-  if (failed(applyPartialConversion(root, target, std::move(patterns))))
-    return failure();
+  // Types are builtin tensors on both sides, so one walk that replaces each
+  // op in place suffices (no dialect-conversion bookkeeping: this is the
+  // cheap part of a compile). Refused ops stay and are reported below.
+  walkAndApplyPatterns(root, FrozenRewritePatternSet(std::move(patterns)));
 
   // What is left: refused or unknown ops, and constants that only fed
   // attribute-like operands (a mul's i8 shift) of converted ops.
   SmallVector<Operation *> remaining;
   root->walk([&](Operation *op) {
-    if (isa<tosa::TosaDialect>(op->getDialect()))
+    if (isa_and_nonnull<tosa::TosaDialect>(op->getDialect()))
       remaining.push_back(op);
   });
   llvm::SmallPtrSet<Operation *, 8> reported;

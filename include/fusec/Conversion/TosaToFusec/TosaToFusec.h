@@ -4,7 +4,7 @@
 #define FUSEC_CONVERSION_TOSATOFUSEC_TOSATOFUSEC_H
 
 #include "mlir/IR/Operation.h"
-#include "mlir/Transforms/DialectConversion.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -20,6 +20,13 @@ using TosaImportFailures = llvm::DenseMap<mlir::Operation *, std::string>;
 /// an operation records the reason in `failures` (when given).
 void populateTosaToFusecPatterns(mlir::RewritePatternSet &patterns,
                                  TosaImportFailures *failures = nullptr);
+
+/// Checks, before the module is verified, for TOSA constructs on which
+/// upstream MLIR's own TOSA verifiers or folders crash instead of reporting
+/// an error: a `dense_resource` constant used as a one-element operand (zero
+/// points and shifts are read through iteration facilities that resource
+/// blobs lack). Emits an error at each and returns failure if any is found.
+llvm::LogicalResult checkTosaBeforeVerification(mlir::Operation *root);
 
 /// Converts every TOSA operation under `root`. On failure, emits one error
 /// per operation that could not be converted and returns failure.

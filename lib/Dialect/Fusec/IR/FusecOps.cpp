@@ -896,6 +896,10 @@ void FusionOp::print(OpAsmPrinter &p) {
 }
 
 LogicalResult FusionOp::verifyRegions() {
+  // Region verification runs even when the op's own invariants (one block)
+  // failed, so nothing about the region's shape can be assumed.
+  if (!llvm::hasSingleElement(getBody()))
+    return emitOpError("expects a body of exactly one block");
   Block &block = getBody().front();
   if (block.getNumArguments() != getInputs().size())
     return emitOpError("body has ")
@@ -907,7 +911,8 @@ LogicalResult FusionOp::verifyRegions() {
       return emitOpError("body argument #")
              << i << " has type " << arg.getType() << " but input #" << i
              << " has type " << input.getType();
-  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  // Not block.getTerminator(): the body may be empty or end with another op.
+  auto yield = block.empty() ? YieldOp() : dyn_cast<YieldOp>(block.back());
   if (!yield)
     return emitOpError("body must end with 'fusec.yield'");
   if (yield.getValues().size() != getNumResults())
@@ -923,7 +928,7 @@ LogicalResult FusionOp::verifyRegions() {
   for (Operation &op : block.without_terminator()) {
     if (isa<FusionOp>(op))
       return op.emitOpError("cannot be nested in another fusion");
-    if (!isa<FusecDialect>(op.getDialect()))
+    if (!isa_and_nonnull<FusecDialect>(op.getDialect()))
       return op.emitOpError("is not a fusec operation; a fusion body holds "
                             "only fusec operations");
   }

@@ -395,12 +395,21 @@ struct FusecFoldConcatSplitPass final
   LogicalResult initialize(MLIRContext *context) override {
     RewritePatternSet set(context);
     populateFoldConcatSplitPatterns(set, reassociate);
+    // Also every registered op's canonicalization patterns: together with
+    // the folding the greedy driver does, this pass subsumes canonicalize.
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(set);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(set, context);
     patterns = std::move(set);
     return success();
   }
 
   void runOnOperation() override {
-    if (failed(applyPatternsGreedily(getOperation(), patterns)))
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true);
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), patterns, config)))
       getOperation()->emitWarning()
           << "fusec-fold-concat-split did not reach a fixed point";
   }

@@ -31,7 +31,8 @@
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Debug.h"
@@ -668,6 +669,29 @@ FusionPlan fusec::planFusion(Block &block, const FusionOptions &options) {
 // Application
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// Structural equality of operations (name, operands, attributes, result
+/// types), for the common-subexpression merge inside each new fusion.
+struct EquivalentOp : llvm::DenseMapInfo<Operation *> {
+  static unsigned getHashValue(const Operation *op) {
+    return OperationEquivalence::computeHash(
+        const_cast<Operation *>(op), OperationEquivalence::directHashValue,
+        OperationEquivalence::ignoreHashValue,
+        OperationEquivalence::IgnoreLocations);
+  }
+  static bool isEqual(const Operation *lhs, const Operation *rhs) {
+    if (lhs == rhs)
+      return true;
+    if (lhs == getEmptyKey() || lhs == getTombstoneKey() ||
+        rhs == getEmptyKey() || rhs == getTombstoneKey())
+      return false;
+    return OperationEquivalence::isEquivalentTo(
+        const_cast<Operation *>(lhs), const_cast<Operation *>(rhs),
+        OperationEquivalence::IgnoreLocations);
+  }
+};
+} // namespace
+
 void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
                             const FusionOptions &options) {
   MLIRContext *context = block.getParentOp()->getContext();
@@ -702,25 +726,42 @@ void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
       resultTypes.push_back(v.getType());
     auto fusion = FusionOp::create(builder, last->getLoc(), resultTypes,
                                    inputs.getArrayRef());
+    // Outside users read the fusion's results (visiting each output's uses
+    // once keeps this linear even for values with many users).
+    for (auto [v, r] : llvm::zip(outputs, fusion.getResults()))
+      for (OpOperand &use : llvm::make_early_inc_range(v.getUses()))
+        if (!members.count(use.getOwner()))
+          use.set(r);
     Block *body = new Block();
     fusion.getBody().push_back(body);
-    IRMapping mapping;
+    llvm::DenseMap<Value, Value> inside;
     for (Value input : inputs)
-      mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
+      inside[input] = body->addArgument(input.getType(), input.getLoc());
     OpBuilder inner = OpBuilder::atBlockEnd(body);
     for (Operation *constant : constants)
-      mapping.map(constant->getResult(0), inner.clone(*constant)->getResult(0));
-    for (Operation *op : group.ops)
-      inner.clone(*op, mapping);
+      inside[constant->getResult(0)] = inner.clone(*constant)->getResult(0);
+    // Move the members in, in order, merging equivalent ones (copies made
+    // by prepareForFusion that landed in the same kernel).
+    llvm::DenseSet<Operation *, EquivalentOp> seen;
+    for (Operation *op : group.ops) {
+      op->moveBefore(body, body->end());
+      for (OpOperand &operand : op->getOpOperands())
+        if (Value v = inside.lookup(operand.get()))
+          operand.set(v);
+      auto [it, inserted] = seen.insert(op);
+      if (!inserted && op->getNumRegions() == 0) {
+        for (auto [mine, kept] :
+             llvm::zip(op->getResults(), (*it)->getResults()))
+          inside[mine] = kept;
+        op->replaceAllUsesWith(*it);
+        op->erase();
+      }
+    }
     SmallVector<Value> yielded;
-    for (Value v : outputs)
-      yielded.push_back(mapping.lookup(v));
+    for (Value v : outputs) // Defined inside the body now.
+      yielded.push_back(inside.count(v) ? inside.lookup(v) : v);
+    inner.setInsertionPointToEnd(body);
     YieldOp::create(inner, fusion.getLoc(), yielded);
-    for (auto [v, r] : llvm::zip(outputs, fusion.getResults()))
-      v.replaceUsesWithIf(
-          r, [&](OpOperand &use) { return !members.count(use.getOwner()); });
-    for (Operation *op : llvm::reverse(group.ops))
-      op->erase();
   }
   // Constants whose every use moved into fusions are dead now.
   for (Operation &op : llvm::make_early_inc_range(block))

@@ -9,7 +9,8 @@ def FusecFoldConcatSplit : Pass<"fusec-fold-concat-split"> {
   let summary = "Remove data movement: fold concatenate/split/slice pairs";
   let description = [{
     Data that is concatenated and then taken apart again is never copied.
-    The pass applies these rewrites (together with every fusec folder) until
+    The pass applies these rewrites, together with every operation's folder
+    and canonicalization patterns (so it subsumes `canonicalize`), until
     none applies:
 
     * **slice of concat**: a slice that lies inside one concat operand becomes
