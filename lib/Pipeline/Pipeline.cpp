@@ -10,6 +10,17 @@
 
 using namespace mlir;
 
+fusec::FusionOptions
+fusec::getFusionOptions(const FusecPipelineOptions &options) {
+  FusionOptions f;
+  f.launchCostBytes = options.fusionLaunchCostBytes;
+  f.maxOpsPerFusion = std::max<int64_t>(1, options.fusionMaxOps);
+  f.multiOutput = options.fusionMultiOutput;
+  f.duplicateCheapProducers = options.fusionDuplicate;
+  f.reachabilityBudget = options.fusionReachabilityBudget;
+  return f;
+}
+
 void fusec::buildFusecPipeline(OpPassManager &pm,
                                const FusecPipelineOptions &options) {
   if (options.importTosa)
@@ -26,11 +37,13 @@ void fusec::buildFusecPipeline(OpPassManager &pm,
   if (options.cse)
     pm.addPass(createCSEPass());
   if (options.fuse) {
+    FusionOptions f = getFusionOptions(options);
     FusecFuseElementwiseOptions fuse;
-    fuse.launchCostBytes = options.fusionLaunchCostBytes;
-    fuse.maxOps = options.fusionMaxOps;
-    fuse.multiOutput = options.fusionMultiOutput;
-    fuse.duplicate = options.fusionDuplicate;
+    fuse.launchCostBytes = f.launchCostBytes;
+    fuse.maxOps = f.maxOpsPerFusion;
+    fuse.multiOutput = f.multiOutput;
+    fuse.duplicate = f.duplicateCheapProducers;
+    fuse.reachabilityBudget = f.reachabilityBudget;
     pm.addNestedPass<func::FuncOp>(createFusecFuseElementwise(fuse));
   }
 }

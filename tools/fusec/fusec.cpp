@@ -73,6 +73,25 @@ cl::opt<bool> noFold("no-fold",
 cl::opt<bool> noFuse("no-fuse", cl::desc("Do not fuse operations into kernels"),
                      cl::init(false), cl::cat(fusecCategory));
 
+cl::opt<int64_t> fusionLaunchCost(
+    "fusion-launch-cost-bytes",
+    cl::desc("Fusion cost model: a kernel launch, in bytes of traffic"),
+    cl::init(16384), cl::cat(fusecCategory));
+cl::opt<int64_t> fusionMaxOps("fusion-max-ops",
+                              cl::desc("Most operations in one fusion"),
+                              cl::init(256), cl::cat(fusecCategory));
+cl::opt<bool> fusionMultiOutput("fusion-multi-output",
+                                cl::desc("Form multi-output fusions"),
+                                cl::init(true), cl::cat(fusecCategory));
+cl::opt<bool> fusionDuplicate(
+    "fusion-duplicate",
+    cl::desc("Duplicate cheap producers into kernels when it saves traffic"),
+    cl::init(true), cl::cat(fusecCategory));
+cl::opt<int64_t> fusionReachabilityBudget(
+    "fusion-reachability-budget",
+    cl::desc("Visits allowed per cycle check of a multi-output fusion"),
+    cl::init(4096), cl::cat(fusecCategory));
+
 cl::opt<bool> verifyEach(
     "verify-each",
     cl::desc("Verify the IR after every pass, not only after the pipeline "
@@ -322,6 +341,11 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   pipelineOptions.fold = !noFold;
   // The report and the graph describe the fusion plan, made below.
   pipelineOptions.fuse = !noFuse && emit == Emit::MLIR;
+  pipelineOptions.fusionLaunchCostBytes = fusionLaunchCost;
+  pipelineOptions.fusionMaxOps = fusionMaxOps;
+  pipelineOptions.fusionMultiOutput = fusionMultiOutput;
+  pipelineOptions.fusionDuplicate = fusionDuplicate;
+  pipelineOptions.fusionReachabilityBudget = fusionReachabilityBudget;
   fusec::buildFusecPipeline(pm, pipelineOptions);
   pm.enableVerifier(verifyEach);
   if (failed(pm.run(*module)) || failed(verify(*module)))
@@ -340,7 +364,7 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       module->print(os);
       return llvm::Error::success();
     }
-    fusec::FusionOptions options;
+    fusec::FusionOptions options = fusec::getFusionOptions(pipelineOptions);
     for (auto func : module->getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;

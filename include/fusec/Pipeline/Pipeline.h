@@ -9,6 +9,8 @@
 #ifndef FUSEC_PIPELINE_PIPELINE_H
 #define FUSEC_PIPELINE_PIPELINE_H
 
+#include "fusec/Dialect/Fusec/Transforms/Fusion.h"
+
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -43,6 +45,11 @@ struct FusecPipelineOptions
   Option<bool> fusionMultiOutput{*this, "fusion-multi-output",
                                  llvm::cl::desc("Form multi-output fusions"),
                                  llvm::cl::init(true)};
+  Option<int64_t> fusionReachabilityBudget{
+      *this, "fusion-reachability-budget",
+      llvm::cl::desc("Visits allowed per cycle check of a multi-output "
+                     "fusion"),
+      llvm::cl::init(4096)};
   Option<bool> fusionDuplicate{
       *this, "fusion-duplicate",
       llvm::cl::desc("Duplicate cheap producers when it saves traffic"),
@@ -55,6 +62,9 @@ struct FusecPipelineOptions
                    llvm::cl::desc("Eliminate common subexpressions"),
                    llvm::cl::init(true)};
 };
+
+/// The fusion pass options chosen by `options`.
+FusionOptions getFusionOptions(const FusecPipelineOptions &options);
 
 /// Appends the fusec pipeline to `pm`, which must run on builtin.module.
 void buildFusecPipeline(mlir::OpPassManager &pm,

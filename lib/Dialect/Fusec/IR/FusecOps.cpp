@@ -803,6 +803,19 @@ LogicalResult SplitOp::fold(FoldAdaptor adaptor,
 }
 
 OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
+  // The stride of a dimension of size 0 or 1 is irrelevant: make it 1, so
+  // that equal slices look equal (CSE) whatever stride they were written
+  // with.
+  if (llvm::any_of(llvm::zip(getSize(), getStride()), [](auto sizeStride) {
+        return std::get<0>(sizeStride) <= 1 && std::get<1>(sizeStride) != 1;
+      })) {
+    SmallVector<int64_t> stride(getStride());
+    for (auto [size, st] : llvm::zip(getSize(), stride))
+      if (size <= 1)
+        st = 1;
+    setStride(stride);
+    return getResult();
+  }
   if (getInput().getType() == getType() &&
       llvm::all_of(getStart(), [](int64_t s) { return s == 0; }) &&
       llvm::all_of(getStride(), [](int64_t s) { return s == 1; }))

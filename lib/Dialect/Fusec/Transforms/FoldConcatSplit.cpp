@@ -98,6 +98,38 @@ SmallVector<Value> selectFromConcat(PatternRewriter &rewriter, Location loc,
 // slice(concat) and split(concat)
 //===----------------------------------------------------------------------===//
 
+/// Whether every use of `concat` is by `op` (x * x uses it twice).
+bool onlyUsedBy(ConcatOp concat, Operation *op) {
+  return llvm::all_of(concat->getUsers(),
+                      [&](Operation *user) { return user == op; });
+}
+
+/// The operands of `concat` that are not empty along its axis.
+int64_t nonEmptyInputs(ConcatOp concat) {
+  return llvm::count_if(concat.getInputs(), [&](Value v) {
+    return tensorType(v).getDimSize(concat.getAxis()) != 0;
+  });
+}
+
+/// How many operands of `concat` the selection along its axis touches (so
+/// that a pattern can decline before building anything).
+int64_t countTouched(ConcatOp concat, int64_t s, int64_t n, int64_t st) {
+  if (n == 0)
+    return 0;
+  int64_t axis = concat.getAxis(), offset = 0, touched = 0;
+  for (Value operand : concat.getInputs()) {
+    int64_t len = tensorType(operand).getDimSize(axis);
+    int64_t begin = offset, end = offset + len;
+    offset = end;
+    if (len == 0 || end <= s)
+      continue;
+    int64_t first = begin <= s ? 0 : ceilDiv(begin - s, st);
+    int64_t last = std::min(n - 1, floorDiv(end - 1 - s, st));
+    touched += first <= last;
+  }
+  return touched;
+}
+
 struct SliceOfConcat : OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SliceOp slice,
@@ -105,16 +137,22 @@ struct SliceOfConcat : OpRewritePattern<SliceOp> {
     auto concat = slice.getInput().getDefiningOp<ConcatOp>();
     if (!concat || slice.getType().getNumElements() == 0)
       return failure();
+    int64_t axis = concat.getAxis();
+    int64_t n = slice.getSize()[axis];
+    // Spanning every (non-empty) operand helps only when the concat goes
+    // away.
+    if (countTouched(concat, slice.getStart()[axis], n,
+                     n == 1 ? 1 : slice.getStride()[axis]) ==
+            nonEmptyInputs(concat) &&
+        !concat->hasOneUse())
+      return failure();
     Selection sel{SmallVector<int64_t>(slice.getStart()),
                   SmallVector<int64_t>(slice.getSize()),
                   SmallVector<int64_t>(slice.getStride())};
     SmallVector<Value> pieces =
         selectFromConcat(rewriter, slice.getLoc(), concat, sel);
-    // Spanning every operand helps only when the concat goes away.
-    if (pieces.size() == concat.getInputs().size() && !concat->hasOneUse())
-      return failure();
     rewriter.replaceOp(slice, buildConcat(rewriter, slice.getLoc(), pieces,
-                                          concat.getAxis(), slice.getType()));
+                                          axis, slice.getType()));
     return success();
   }
 };
@@ -299,7 +337,7 @@ struct ReduceOfConcat : OpRewritePattern<ReduceOpT> {
   LogicalResult matchAndRewrite(ReduceOpT reduce,
                                 PatternRewriter &rewriter) const override {
     auto concat = reduce.getInput().template getDefiningOp<ConcatOp>();
-    if (!concat || !concat->hasOneUse() ||
+    if (!concat || !concat->hasOneUse() || nonEmptyInputs(concat) == 0 ||
         !llvm::is_contained(reduce.getAxes(), concat.getAxis()))
       return failure();
     Type elementType = reduce.getType().getElementType();
@@ -309,6 +347,9 @@ struct ReduceOfConcat : OpRewritePattern<ReduceOpT> {
       return failure();
     Value result;
     for (Value part : concat.getInputs()) {
+      // An empty part contributes the reduction's identity: skip it.
+      if (tensorType(part).getDimSize(concat.getAxis()) == 0)
+        continue;
       Value reduced =
           ReduceOpT::create(rewriter, reduce.getLoc(), reduce.getType(), part,
                             reduce.getAxes(), reduce.getKeepDims());
@@ -356,7 +397,7 @@ struct ElementwiseOfConcats : RewritePattern {
         return failure();
       axis = a;
       sizes = pieceSizes;
-      singleUse |= concat->hasOneUse();
+      singleUse |= onlyUsedBy(concat, op);
     }
     if (!axis || sizes.size() < 2 || !singleUse)
       return failure();

@@ -15,13 +15,15 @@
 //     (epilogue fusion). Matmuls and non-fusec operations are boundaries.
 //  3. Multi-output merges: a producer kernel whose result is also needed
 //     elsewhere joins its consumer's kernel as an extra output; sibling
-//     kernels reading the same large input merge. These can create cycles,
-//     so each is checked on the graph of kernels with a pruned search
-//     (positions bound it, as XLA's HloDfsReachability does) under a visit
-//     budget; past the budget the merge is refused.
+//     kernels reading the same large input merge. These can create cycles.
+//     Kernels and loose operations are kept in a topological order that each
+//     merge repairs locally (Pearce and Kelly's dynamic topological sort), so
+//     a cycle check only searches the nodes between the two kernels, under a
+//     visit budget past which the merge is refused.
 //
-// Every operation is visited a bounded number of times, so planning is
-// linear in the size of the function.
+// Every operation is visited a bounded number of times (the merge checks
+// are bounded by the budget), so planning is linear in the size of the
+// function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,6 +132,27 @@ bool isSmallConstant(Operation *op, const FusionOptions &options) {
                    dense.getNumElements() <= options.maxInlineConstantElements);
 }
 
+/// Structural equality of operations (name, operands, attributes, result
+/// types), for the common-subexpression merge inside each new fusion.
+struct EquivalentOp : llvm::DenseMapInfo<Operation *> {
+  static unsigned getHashValue(const Operation *op) {
+    return OperationEquivalence::computeHash(
+        const_cast<Operation *>(op), OperationEquivalence::directHashValue,
+        OperationEquivalence::ignoreHashValue,
+        OperationEquivalence::IgnoreLocations);
+  }
+  static bool isEqual(const Operation *lhs, const Operation *rhs) {
+    if (lhs == rhs)
+      return true;
+    if (lhs == getEmptyKey() || lhs == getTombstoneKey() ||
+        rhs == getEmptyKey() || rhs == getTombstoneKey())
+      return false;
+    return OperationEquivalence::isEquivalentTo(
+        const_cast<Operation *>(lhs), const_cast<Operation *>(rhs),
+        OperationEquivalence::IgnoreLocations);
+  }
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -157,12 +180,14 @@ int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
     int64_t axis = split.getAxis();
     for (Value result : split.getResults()) {
       auto pieceType = cast<RankedTensorType>(result.getType());
-      Value slice =
-          SliceOp::create(builder, split.getLoc(), pieceType, split.getInput(),
-                          start, pieceType.getShape(), stride);
+      if (!result.use_empty()) { // Unused pieces need no kernel.
+        Value slice = SliceOp::create(builder, split.getLoc(), pieceType,
+                                      split.getInput(), start,
+                                      pieceType.getShape(), stride);
+        result.replaceAllUsesWith(slice);
+        ++added;
+      }
       start[axis] += pieceType.getDimSize(axis);
-      result.replaceAllUsesWith(slice);
-      ++added;
     }
     split.erase();
     --added;
@@ -246,11 +271,12 @@ private:
                                        Operation *producer);
   void producerConsumerFusion();
   void multiOutputFusion();
-  void mergeInto(int into, int from);
-  /// True if kernel `target` may depend on any of the operations at
-  /// `sources` in the graph of kernels (kernels other than `exclude` are
-  /// entered as units), or if the search runs out of budget.
-  bool mayReach(ArrayRef<unsigned> sources, int target, int exclude);
+  enum class MergeResult { Merged, Cycle, OutOfBudget };
+  /// Merges kernels x and y into one (the later in the order survives)
+  /// unless that creates a cycle or the check runs out of budget.
+  MergeResult tryMerge(int x, int y);
+  int nodeOfPosition(unsigned p) const;
+  template <typename Fn> void forEachMember(int node, Fn &&fn);
   FusionPlan finish();
 
   Operation *opAt(unsigned p) const { return ops[p]; }
@@ -266,9 +292,10 @@ private:
   std::vector<int> groupOf;
   std::vector<Group> groups;
   llvm::DenseMap<Operation *, std::string> reasonFor; // Per producer.
-  // Search scratch space.
-  std::vector<unsigned> visitStamp;
-  std::vector<unsigned> groupStamp;
+  // The graph of kernels during multi-output merging (see tryMerge).
+  std::vector<int> slot;   // Topological slot of each node.
+  std::vector<int> nodeAt; // Node in each slot, or -1.
+  std::vector<unsigned> nodeStamp;
   unsigned stamp = 0;
 };
 
@@ -306,8 +333,10 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
     if (group.reduction)
       return std::string("the consumer's kernel already contains a "
                          "reduction");
-    if (classify(consumer) != OpClass::Elementwise)
-      return "only elementwise consumers join a reduction's kernel, not " +
+    if (classify(consumer) != OpClass::Elementwise &&
+        !isa<ReshapeOp, BroadcastToOp>(consumer))
+      return "only elementwise consumers (and reshapes or broadcasts of the "
+             "result) join a reduction's kernel, not " +
              describe(consumer);
     if (!isRowReduction(producer))
       return std::string("epilogue fusion needs a row reduction (reducing the "
@@ -320,13 +349,24 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
              ", neither the reduction's input nor its output";
     return std::nullopt;
   }
-  // Elementwise and index producers: computed once per element of the
-  // kernel's iteration space, i.e. recomputed when broadcast.
+  // Elementwise and index producers are computed once per element their
+  // consumer is computed at: in a loop kernel, every element of the
+  // iteration space; in a reduction kernel, once per row for the epilogue
+  // at the reduction's output size, else once per input element.
   int64_t produced = numElements(producer->getResult(0).getType());
-  int64_t iterated = numElements(group.iteration);
-  if (isExpensive(producer) && produced > 0 && iterated > produced)
+  int64_t rate = numElements(group.iteration);
+  if (group.reduction) {
+    int64_t rows = numElements(group.reduction->getResult(0).getType());
+    int64_t consumed = consumer == group.reduction
+                           ? numElements(consumer->getOperand(0).getType())
+                           : numElements(consumer->getResult(0).getType());
+    rate = consumed == rows
+               ? rows
+               : numElements(group.reduction->getOperand(0).getType());
+  }
+  if (isExpensive(producer) && produced > 0 && rate > produced)
     return describe(producer) + " would be recomputed " +
-           std::to_string(iterated / produced) +
+           std::to_string(rate / produced) +
            "x per element (its result is broadcast in the consumer's kernel)";
   return std::nullopt;
 }
@@ -380,6 +420,11 @@ void Planner::producerConsumerFusion() {
       // must then iterate over exactly its elements.
       bool returned = llvm::any_of(producer->getUsers(),
                                    [&](Operation *u) { return !pos.count(u); });
+      if (returned && !options.multiOutput) {
+        reasonFor[producer] = "its result is also returned (multi-output "
+                              "fusion is off)";
+        continue;
+      }
       if (returned && numElements(producer->getResult(0).getType()) !=
                           numElements(group.iteration)) {
         reasonFor[producer] = "its result is also returned, and it has a "
@@ -402,118 +447,210 @@ void Planner::producerConsumerFusion() {
   }
 }
 
-bool Planner::mayReach(ArrayRef<unsigned> sources, int target, int exclude) {
-  // Forward search from the sources over kernels (entering any op of a
-  // kernel reaches all of its outputs, since the kernel runs as a unit),
-  // pruned to positions up to the end of `target`.
-  ++stamp;
-  unsigned limit = groups[target].last;
-  int64_t budget = options.reachabilityBudget;
-  SmallVector<unsigned, 32> stack;
-  auto push = [&](unsigned u) -> bool {
-    if (u > limit || visitStamp[u] == stamp)
-      return false;
-    visitStamp[u] = stamp;
-    stack.push_back(u);
-    return --budget < 0;
-  };
-  auto pushUsers = [&](unsigned u) -> bool {
-    for (Operation *user : opAt(u)->getUsers()) {
-      auto it = pos.find(user);
-      if (it != pos.end() && push(it->second))
-        return true;
-    }
-    return false;
-  };
-  for (unsigned s : sources)
-    if (push(s))
-      return true; // Out of budget: assume the worst.
-  while (!stack.empty()) {
-    unsigned u = stack.pop_back_val();
-    int g = groupOf[u];
-    if (g == target)
-      return true;
-    if (g >= 0 && g != exclude) {
-      if (groupStamp[g] == stamp)
-        continue;
-      groupStamp[g] = stamp;
-      for (unsigned m : groups[g].members)
-        if (pushUsers(m))
-          return true;
-      continue;
-    }
-    if (pushUsers(u))
-      return true;
-  }
-  return false;
+//===----------------------------------------------------------------------===//
+// Multi-output merges on the graph of kernels
+//===----------------------------------------------------------------------===//
+//
+// Nodes are kernels (ids 0..G-1) and operations outside any kernel (G + their
+// position). They are kept in a topological order (slot[node]) that every
+// merge repairs locally, as Pearce and Kelly's dynamic topological sort does
+// for an inserted edge: merging x before y (slot[x] < slot[y]) creates a cycle
+// exactly when y is reachable from x through other nodes, all of which lie
+// between them in the order. The forward search from x and the backward
+// search from y therefore only visit that window, and reassigning the
+// window's slots (y's ancestors, then the merged node, then x's descendants)
+// keeps the order valid for the next query. Each search is bounded by the
+// reachability budget.
+
+int Planner::nodeOfPosition(unsigned p) const {
+  return groupOf[p] >= 0 ? groupOf[p] : int(groups.size() + p);
 }
 
-void Planner::mergeInto(int into, int from) {
-  Group &src = groups[from];
+template <typename Fn> void Planner::forEachMember(int node, Fn &&fn) {
+  if (node < int(groups.size())) {
+    for (unsigned m : groups[node].members)
+      fn(m);
+  } else {
+    fn(unsigned(node - groups.size()));
+  }
+}
+
+Planner::MergeResult Planner::tryMerge(int x, int y) {
+  if (slot[x] > slot[y])
+    std::swap(x, y);
+  int lo = slot[x], hi = slot[y];
+  int64_t budget = options.reachabilityBudget;
+  ++stamp;
+  SmallVector<int, 16> forward, backward, stack;
+  // Forward from x: nodes before y reachable from x (not directly via y).
+  auto visitForward = [&](int n) -> bool {
+    if (n == x || nodeStamp[n] == stamp || slot[n] >= hi)
+      return true; // Already seen, or after y: cannot lead to y.
+    nodeStamp[n] = stamp;
+    forward.push_back(n);
+    stack.push_back(n);
+    return --budget >= 0;
+  };
+  bool reachedY = false;
+  auto successors = [&](int node, auto &&visit) {
+    bool ok = true;
+    forEachMember(node, [&](unsigned m) {
+      for (Operation *user : opAt(m)->getUsers()) {
+        auto it = pos.find(user);
+        if (!ok || it == pos.end())
+          continue;
+        int n = nodeOfPosition(it->second);
+        if (n == node)
+          continue;
+        ok = visit(n);
+      }
+    });
+    return ok;
+  };
+  auto forwardVisit = [&](int from) {
+    return [&, from](int n) -> bool {
+      if (n == y) {
+        reachedY |= from != x; // x's own edges into y are the merge itself.
+        return !reachedY;
+      }
+      return visitForward(n);
+    };
+  };
+  if (!successors(x, forwardVisit(x)))
+    return reachedY ? MergeResult::Cycle : MergeResult::OutOfBudget;
+  while (!stack.empty()) {
+    int n = stack.pop_back_val();
+    if (!successors(n, forwardVisit(n)))
+      return reachedY ? MergeResult::Cycle : MergeResult::OutOfBudget;
+  }
+  // Backward from y: nodes after x that reach y (the slot repair needs them).
+  auto predecessors = [&](int node, auto &&visit) {
+    bool ok = true;
+    forEachMember(node, [&](unsigned m) {
+      for (Value operand : opAt(m)->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        auto it = def ? pos.find(def) : pos.end();
+        if (!ok || it == pos.end())
+          continue;
+        int n = nodeOfPosition(it->second);
+        if (n == node)
+          continue;
+        ok = visit(n);
+      }
+    });
+    return ok;
+  };
+  ++stamp;
+  auto backwardVisit = [&](int n) -> bool {
+    if (n == x || n == y || nodeStamp[n] == stamp || slot[n] <= lo)
+      return true;
+    nodeStamp[n] = stamp;
+    backward.push_back(n);
+    stack.push_back(n);
+    return --budget >= 0;
+  };
+  if (!predecessors(y, backwardVisit))
+    return MergeResult::OutOfBudget;
+  while (!stack.empty())
+    if (!predecessors(stack.pop_back_val(), backwardVisit))
+      return MergeResult::OutOfBudget;
+
+  // Reassign the window's slots: y's ancestors, the merged node, x's
+  // descendants; one slot falls free.
+  auto bySlot = [&](int a, int b) { return slot[a] < slot[b]; };
+  llvm::sort(forward, bySlot);
+  llvm::sort(backward, bySlot);
+  SmallVector<int, 16> slots;
+  for (int n : backward)
+    slots.push_back(slot[n]);
+  for (int n : forward)
+    slots.push_back(slot[n]);
+  slots.push_back(lo);
+  slots.push_back(hi);
+  llvm::sort(slots);
+  for (int s : slots)
+    nodeAt[s] = -1;
+  size_t i = 0;
+  auto place = [&](int n) {
+    slot[n] = slots[i++];
+    nodeAt[slot[n]] = n;
+  };
+  for (int n : backward)
+    place(n);
+  place(y);
+  for (int n : forward)
+    place(n);
+  // Kernel y absorbs x.
+  Group &src = groups[x];
   for (unsigned m : src.members)
-    add(into, m);
+    add(y, m);
   src.members.clear();
   src.alive = false;
+  slot[x] = -1;
+  return MergeResult::Merged;
 }
 
 void Planner::multiOutputFusion() {
-  visitStamp.assign(ops.size(), 0);
-  groupStamp.assign(groups.size(), 0);
+  // Nodes start in block order of their last operation, which is a
+  // topological order: each kernel formed so far has its only output last.
+  size_t numNodes = groups.size() + ops.size();
+  slot.assign(numNodes, -1);
+  nodeAt.assign(ops.size(), -1);
+  nodeStamp.assign(numNodes, 0);
+  for (unsigned g = 0; g < groups.size(); ++g) {
+    slot[g] = groups[g].last;
+    nodeAt[groups[g].last] = g;
+  }
+  for (unsigned p = 0; p < ops.size(); ++p)
+    if (groupOf[p] < 0) {
+      slot[groups.size() + p] = p;
+      nodeAt[p] = groups.size() + p;
+    }
+  auto refusal = [&](MergeResult result, Operation *other) {
+    return result == MergeResult::Cycle
+               ? "a multi-output fusion with " + describe(other) +
+                     " would create a cycle through another user"
+               : "the cycle check for a multi-output fusion with " +
+                     describe(other) + " exceeded its budget of " +
+                     std::to_string(options.reachabilityBudget) + " visits";
+  };
 
-  // (1) A producer kernel whose result is also needed elsewhere joins one
+  // (1) A producer kernel whose result is also needed elsewhere joins a
   // consumer kernel as an extra output: the consumer no longer reads it.
   for (unsigned gp = 0; gp < groups.size(); ++gp) {
     Group &producerGroup = groups[gp];
     if (!producerGroup.alive || producerGroup.kind != FusionKind::Loop)
       continue;
-    // The producer kernel's root (its only output) is its last op.
-    unsigned root = producerGroup.last;
-    Operation *rootOp = opAt(root);
+    Operation *rootOp = opAt(producerGroup.last); // Its only output.
     if (rootOp->getNumResults() != 1)
       continue;
-    auto rootType = cast<RankedTensorType>(rootOp->getResult(0).getType());
-    // Candidate consumer kernels, in order of their users.
+    int64_t count = numElements(rootOp->getResult(0).getType());
     SmallVector<int> candidates;
     for (Operation *user : rootOp->getUsers()) {
       int g = groupOfOp(user);
       if (g < 0 || g == int(gp) || !groups[g].alive ||
           llvm::is_contained(candidates, g))
         continue;
-      Group &consumer = groups[g];
-      if (numElements(consumer.iteration) != numElements(rootType) ||
-          int64_t(consumer.members.size() + producerGroup.members.size()) >
+      if (numElements(groups[g].iteration) == count &&
+          int64_t(groups[g].members.size() + producerGroup.members.size()) <=
               options.maxOpsPerFusion)
-        continue;
-      candidates.push_back(g);
+        candidates.push_back(g);
     }
-    int target = -1;
     for (int candidate : candidates) {
-      // No other user of the root may lead back into the candidate.
-      SmallVector<unsigned> others;
-      for (Operation *user : rootOp->getUsers()) {
-        auto it = pos.find(user);
-        if (it != pos.end() && groupOf[it->second] != candidate &&
-            it->second < groups[candidate].last)
-          others.push_back(it->second);
-      }
-      if (others.empty() || !mayReach(others, candidate, gp)) {
-        target = candidate;
+      Operation *consumerRoot = opAt(groups[candidate].last);
+      MergeResult result = tryMerge(gp, candidate);
+      if (result == MergeResult::Merged) {
+        reasonFor[rootOp] = "its kernel writes it to memory for its other "
+                            "users (a multi-output fusion with " +
+                            describe(consumerRoot) + ")";
         break;
       }
+      reasonFor[rootOp] = refusal(result, consumerRoot);
     }
-    if (target < 0) {
-      if (!candidates.empty())
-        reasonFor[rootOp] = "a multi-output fusion with any of its consumers' "
-                            "kernels would create a cycle through another "
-                            "user";
-      continue;
-    }
-    mergeInto(target, gp);
-    reasonFor.erase(rootOp);
   }
 
-  // (2) Sibling kernels reading the same large input, over the same
-  // iteration space, merge so that the input is read once.
+  // (2) Sibling kernels reading the same large input, over the same number
+  // of elements, merge so that the input is read once.
   for (unsigned p = 0; p < ops.size() + block.getNumArguments(); ++p) {
     Value input =
         p < block.getNumArguments()
@@ -535,8 +672,7 @@ void Planner::multiOutputFusion() {
     }
     if (readers.size() < 2)
       continue;
-    llvm::sort(readers,
-               [&](int a, int b) { return groups[a].first < groups[b].first; });
+    llvm::sort(readers, [&](int a, int b) { return slot[a] < slot[b]; });
     int acc = readers.front();
     for (int g : llvm::drop_begin(readers)) {
       if (!groups[g].alive || !groups[acc].alive)
@@ -546,18 +682,8 @@ void Planner::multiOutputFusion() {
               numElements(groups[acc].iteration) &&
           int64_t(groups[g].members.size() + groups[acc].members.size()) <=
               options.maxOpsPerFusion;
-      // Neither may feed the other through outside operations.
-      auto reachesGroup = [&](int from, int to) {
-        SmallVector<unsigned> sources;
-        for (unsigned m : groups[from].members)
-          for (Operation *user : opAt(m)->getUsers())
-            if (auto it = pos.find(user);
-                it != pos.end() && groupOf[it->second] != from)
-              sources.push_back(it->second);
-        return !sources.empty() && mayReach(sources, to, from);
-      };
-      if (compatible && !reachesGroup(acc, g) && !reachesGroup(g, acc)) {
-        mergeInto(acc, g);
+      if (compatible && tryMerge(acc, g) == MergeResult::Merged) {
+        acc = groups[acc].alive ? acc : g;
         continue;
       }
       acc = g;
@@ -573,8 +699,12 @@ FusionPlan Planner::finish() {
     llvm::sort(group.members);
     FusionGroup out;
     out.kind = group.kind;
+    // Copies made by prepareForFusion that landed in one kernel are one
+    // operation once applied: describe the kernel without them.
+    llvm::DenseSet<Operation *, EquivalentOp> distinct;
     for (unsigned m : group.members)
-      out.ops.push_back(ops[m]);
+      (distinct.insert(ops[m]).second ? out.ops : out.duplicates)
+          .push_back(ops[m]);
     // Kernels that only reshape cost nothing and are not wrapped.
     if (llvm::all_of(out.ops, [](Operation *op) { return isa<ReshapeOp>(op); }))
       continue;
@@ -609,8 +739,10 @@ FusionPlan Planner::finish() {
   // Kernels: every op that is not a constant or a reshape launches one
   // without fusion; with fusion, the groups plus the unfused ones.
   llvm::SmallPtrSet<Operation *, 16> grouped;
-  for (FusionGroup &g : plan.groups)
+  for (FusionGroup &g : plan.groups) {
     grouped.insert(g.ops.begin(), g.ops.end());
+    grouped.insert(g.duplicates.begin(), g.duplicates.end());
+  }
   plan.kernelsBefore = countKernels(block);
   for (Operation *op : ops)
     if (!isa<ConstantOp, ReshapeOp>(op) && !grouped.count(op))
@@ -669,40 +801,20 @@ FusionPlan fusec::planFusion(Block &block, const FusionOptions &options) {
 // Application
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Structural equality of operations (name, operands, attributes, result
-/// types), for the common-subexpression merge inside each new fusion.
-struct EquivalentOp : llvm::DenseMapInfo<Operation *> {
-  static unsigned getHashValue(const Operation *op) {
-    return OperationEquivalence::computeHash(
-        const_cast<Operation *>(op), OperationEquivalence::directHashValue,
-        OperationEquivalence::ignoreHashValue,
-        OperationEquivalence::IgnoreLocations);
-  }
-  static bool isEqual(const Operation *lhs, const Operation *rhs) {
-    if (lhs == rhs)
-      return true;
-    if (lhs == getEmptyKey() || lhs == getTombstoneKey() ||
-        rhs == getEmptyKey() || rhs == getTombstoneKey())
-      return false;
-    return OperationEquivalence::isEquivalentTo(
-        const_cast<Operation *>(lhs), const_cast<Operation *>(rhs),
-        OperationEquivalence::IgnoreLocations);
-  }
-};
-} // namespace
-
 void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
                             const FusionOptions &options) {
   MLIRContext *context = block.getParentOp()->getContext();
   OpBuilder builder(context);
-  for (const FusionGroup &group : plan.groups) {
-    llvm::SmallPtrSet<Operation *, 16> members(group.ops.begin(),
-                                               group.ops.end());
+  for (const FusionGroup &planned : plan.groups) {
+    SmallVector<Operation *> all(planned.ops);
+    all.append(planned.duplicates.begin(), planned.duplicates.end());
+    llvm::sort(
+        all, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    llvm::SmallPtrSet<Operation *, 16> members(all.begin(), all.end());
     llvm::SetVector<Value> inputs;
     llvm::SetVector<Operation *> constants;
     SmallVector<Value> outputs;
-    for (Operation *op : group.ops) {
+    for (Operation *op : all) {
       for (Value operand : op->getOperands()) {
         Operation *def = operand.getDefiningOp();
         if (def && members.count(def))
@@ -719,7 +831,7 @@ void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
     }
     // The fusion goes where the last member was; a topological sort at the
     // end moves outside users that came earlier after it.
-    Operation *last = group.ops.back();
+    Operation *last = all.back();
     builder.setInsertionPointAfter(last);
     SmallVector<Type> resultTypes;
     for (Value v : outputs)
@@ -743,7 +855,7 @@ void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
     // Move the members in, in order, merging equivalent ones (copies made
     // by prepareForFusion that landed in the same kernel).
     llvm::DenseSet<Operation *, EquivalentOp> seen;
-    for (Operation *op : group.ops) {
+    for (Operation *op : all) {
       op->moveBefore(body, body->end());
       for (OpOperand &operand : op->getOpOperands())
         if (Value v = inside.lookup(operand.get()))

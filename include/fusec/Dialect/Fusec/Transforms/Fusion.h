@@ -58,6 +58,9 @@ struct FusionGroup {
   FusionKind kind = FusionKind::Loop;
   /// The operations of the kernel, in block order.
   llvm::SmallVector<mlir::Operation *> ops;
+  /// Copies of operations in `ops` (made by prepareForFusion) that landed in
+  /// the same kernel: applying the plan merges them into their original.
+  llvm::SmallVector<mlir::Operation *> duplicates;
   /// Bytes read from outside and written for outside users (estimates from
   /// the static types).
   int64_t bytesIn = 0, bytesOut = 0;

@@ -37,8 +37,8 @@ def FusecFoldConcatSplit : Pass<"fusec-fold-concat-split"> {
       concats with the same boundaries along the same axis (or operands that
       broadcast along it) is computed per piece and concatenated, moving the
       concat past the op so that a following split or slice can cancel it.
-      Done only when one of those concats has no other use, so that nothing
-      is computed twice.
+      Done only when one of those concats has no user but that op, so that
+      nothing is computed twice.
 
     Nothing here splits a matrix product: `matmul(x, concat(wq, wk, wv))`
     followed by slices of the result stays one matmul.
@@ -57,24 +57,29 @@ def FusecFuseElementwise : Pass<"fusec-fuse-elementwise",
   let description = [{
     Decides which operations run together as one kernel and wraps each group
     in a `fusec.fusion`. Every fusible operation ends up in exactly one
-    fusion (possibly alone); `fusec.matmul` and non-fusec operations are
+    fusion (possibly alone), except reshapes left on their own, which are
+    free views; `fusec.matmul` and non-fusec operations are
     kernel boundaries; constants are copied into the kernels that use them
     when small (splats, or at most `inline-constant-elements` elements).
 
     1. *Preparation.* `split` becomes one `slice` per piece (index
        arithmetic that fuses). A cheap producer used by several fusible
-       consumers is duplicated per consumer when reading its inputs costs no
-       more bytes than reading its result (e.g. `broadcast_to`, `transpose`,
-       unary ops, widening casts). Expensive operations (`exp`, `log`,
-       `tanh`, `erf`, `pow`, `sigmoid`, `gelu`) are never duplicated.
+       consumers is duplicated into each when that moves fewer bytes: with
+       k fusible users and no other, the copies read its inputs k times
+       instead of the producer reading them once, writing its result, the
+       users reading that k times, plus a launch; when other users keep the
+       original, only if its inputs are no larger than its result.
+       Expensive operations (`exp`, `log`, `tanh`, `erf`, `pow`, `sigmoid`,
+       `gelu`) are never duplicated.
     2. *Producer-consumer fusion*, from the last operation to the first: a
        producer joins its consumer's kernel once all of its users are in
        that kernel. Elementwise operations, `compare`/`select`/`cast`,
        `broadcast_to`, `reshape`, `transpose`, `slice` and `concat` join as
        index arithmetic. A reduction starts a kernel and its producers join
        it (input fusion); an elementwise consumer of a *row* reduction (one
-       reducing the innermost dimensions) takes the reduction into its
-       kernel (epilogue fusion), at most one reduction per kernel. An
+       reducing the innermost dimensions), or a reshape or broadcast of its
+       result, takes the reduction into its kernel (epilogue fusion), at
+       most one reduction per kernel. An
        expensive producer whose result is broadcast in the consumer's kernel
        is not fused (it would be recomputed per element). Kernels hold at
        most `max-ops` operations.
@@ -82,8 +87,10 @@ def FusecFuseElementwise : Pass<"fusec-fuse-elementwise",
        elsewhere joins a consumer kernel over the same number of elements as
        an extra output; sibling kernels over the same number of elements
        that read the same input of at least `launch-cost-bytes` bytes merge.
-       These merges are checked for cycles on the graph of kernels with a
-       search bounded by `reachability-budget` visits (refused beyond it).
+       These merges are checked for cycles on the graph of kernels, kept in
+       a topological order that every merge repairs locally (Pearce and
+       Kelly), so that a check only searches the kernels between the two
+       being merged; past `reachability-budget` visits the merge is refused.
 
     Kernels are formed so that no cycle between them is possible, and every
     decision has a reason: `fusec --emit=report` prints, per function, the
