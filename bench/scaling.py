@@ -154,6 +154,18 @@ def canary_chain(n):
     return "\n".join(lines) + "\n"
 
 
+def generate(kind, n, path):
+    """Writes a generated input in a separate process: a child's peak RSS
+    starts from its parent's at fork, so the parent must stay small for the
+    memory figures to mean anything."""
+    subprocess.run([sys.executable, os.path.abspath(__file__), "--generate",
+                    kind, str(n), path], check=True)
+
+
+GENERATORS = {"model": model, "many-uses": canary_many_uses,
+              "wide-concat": canary_wide_concat, "chain": canary_chain}
+
+
 def run(cmd, repeat):
     """Best wall time of `repeat` runs, and the peak RSS (MiB) of the last."""
     best, peak = math.inf, 0.0
@@ -180,7 +192,14 @@ def main():
                         default=[10000, 100000, 1000000])
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--no-canaries", action="store_true")
+    parser.add_argument("--generate", nargs=3, metavar=("KIND", "N", "PATH"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.generate:
+        kind, n, path = args.generate
+        with open(path, "w") as f:
+            f.write(GENERATORS[kind](int(n)))
+        return
     fusec = os.path.join(args.build, "bin", "fusec")
     tmp = tempfile.mkdtemp(prefix="fusec-scaling-")
     out = os.path.join(tmp, "out.mlir")
@@ -190,8 +209,7 @@ def main():
     points = []
     for n in args.sizes:
         path = os.path.join(tmp, f"model-{n}.mlir")
-        with open(path, "w") as f:
-            f.write(model(n))
+        generate("model", n, path)
         tf, mf = run([fusec, path, "-o", out], args.repeat)
         tm, mm = run([args.mlir_opt, path, "--canonicalize", "--cse",
                       "-o", out], args.repeat)
@@ -212,12 +230,11 @@ def main():
     # the reference is fusec-opt (mlir-opt with fusec registered).
     fusec_opt = os.path.join(args.build, "bin", "fusec-opt")
     print("\ncanaries (fusec -o, then fusec-opt --canonicalize --cse):")
-    for name, text in [("one value with 100k uses", canary_many_uses(100000)),
-                       ("concat of 10k operands", canary_wide_concat(10000)),
-                       ("100k-op chain", canary_chain(100000))]:
+    for name, kind, n in [("one value with 100k uses", "many-uses", 100000),
+                          ("concat of 10k operands", "wide-concat", 10000),
+                          ("100k-op chain", "chain", 100000)]:
         path = os.path.join(tmp, "canary.mlir")
-        with open(path, "w") as f:
-            f.write(text)
+        generate(kind, n, path)
         tf, mf = run([fusec, path, "-o", out], args.repeat)
         tm, _ = run([fusec_opt, path, "--canonicalize", "--cse",
                      "-o", out], args.repeat)

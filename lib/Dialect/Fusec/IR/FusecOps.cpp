@@ -131,17 +131,31 @@ broadcastNamed(const InferError &error,
                SmallVectorImpl<int64_t> &shape) {
   shape.clear();
   std::string previous; // "'lhs'", "'condition' and 'true_value'", ...
+  SmallVector<int64_t, 6> next;
   for (auto [i, operand] : llvm::enumerate(operands)) {
     auto [name, type] = operand;
-    Shape current(shape.begin(), shape.end());
-    Shape next;
-    Shape own(type.getShape().begin(), type.getShape().end());
-    if (!kernels::broadcastShapes(current, own, next))
+    ArrayRef<int64_t> own = type.getShape();
+    if (i == 0) {
+      shape.assign(own.begin(), own.end());
+      previous = "'" + name.str() + "'";
+      continue;
+    }
+    // Right-aligned NumPy broadcast of `shape` and `own`.
+    size_t rank = std::max(shape.size(), own.size());
+    next.assign(rank, 1);
+    bool ok = true;
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t a = d < rank - shape.size() ? 1 : shape[d - (rank - shape.size())];
+      int64_t b = d < rank - own.size() ? 1 : own[d - (rank - own.size())];
+      ok &= a == b || a == 1 || b == 1;
+      next[d] = a == 1 ? b : a;
+    }
+    if (!ok)
       return error("operand '" + name + "' of type " + str(type) +
                    " does not broadcast with " + previous +
                    (i > 1 ? " (broadcast shape " : " (shape ") + str(shape) +
                    ")");
-    previous += (i == 0 ? "'" : " and '") + name.str() + "'";
+    previous += " and '" + name.str() + "'";
     shape.assign(next.begin(), next.end());
   }
   return success();
@@ -181,6 +195,10 @@ static LogicalResult inferBinary(std::optional<Location> loc, StringRef name,
   RankedTensorType rhs = tensorOf(adaptor.getRhs());
   if (!lhs || !rhs)
     return error("expects statically shaped tensor operands");
+  if (lhs == rhs) { // The common case: no broadcasting.
+    inferred.push_back(lhs);
+    return success();
+  }
   if (lhs.getElementType() != rhs.getElementType())
     return error("operand 'rhs' has element type " + str(rhs.getElementType()) +
                  " but 'lhs' has " + str(lhs.getElementType()));
@@ -433,6 +451,10 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   RankedTensorType rhs = tensorOf(adaptor.getRhs());
   if (!lhs || !rhs)
     return error("expects statically shaped tensor operands");
+  if (lhs == rhs) { // The common case: no broadcasting.
+    inferred.push_back(lhs);
+    return success();
+  }
   if (lhs.getElementType() != rhs.getElementType())
     return error("operand 'rhs' has element type " + str(rhs.getElementType()) +
                  " but 'lhs' has " + str(lhs.getElementType()));

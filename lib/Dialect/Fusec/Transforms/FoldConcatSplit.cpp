@@ -57,23 +57,24 @@ Value buildConcat(PatternRewriter &rewriter, Location loc, ValueRange values,
   return ConcatOp::create(rewriter, loc, type, values, axis);
 }
 
-/// The part of `concat` selected, along its axis, by the indices
-/// start + i * stride for 0 <= i < size, and in every other dimension d by
-/// (other.start[d], other.size[d], other.stride[d]). Returns one value per
-/// concat operand that contributes, in order.
-struct Selection {
-  SmallVector<int64_t> start, size, stride;
+/// The part of one concat operand read by a selection along the concat
+/// axis: `start` and `count` elements with the selection's stride, in the
+/// operand's own indices.
+struct Touched {
+  Value operand;
+  int64_t start, count;
 };
-SmallVector<Value> selectFromConcat(PatternRewriter &rewriter, Location loc,
-                                    ConcatOp concat, const Selection &sel) {
-  int64_t axis = concat.getAxis();
-  int64_t s = sel.start[axis], n = sel.size[axis], st = sel.stride[axis];
-  SmallVector<Value> pieces;
+
+/// The operands of `concat` that the indices s + i * st, 0 <= i < n, along
+/// its axis read, in order.
+SmallVector<Touched> touchedOperands(ConcatOp concat, int64_t s, int64_t n,
+                                     int64_t st) {
+  SmallVector<Touched> touched;
   if (n == 0)
-    return pieces;
+    return touched;
   if (n == 1)
     st = 1;
-  int64_t offset = 0;
+  int64_t axis = concat.getAxis(), offset = 0;
   for (Value operand : concat.getInputs()) {
     int64_t len = tensorType(operand).getDimSize(axis);
     int64_t begin = offset, end = offset + len; // [begin, end)
@@ -82,14 +83,32 @@ SmallVector<Value> selectFromConcat(PatternRewriter &rewriter, Location loc,
       continue;
     int64_t first = begin <= s ? 0 : ceilDiv(begin - s, st);
     int64_t last = std::min(n - 1, floorDiv(end - 1 - s, st));
-    if (first > last)
-      continue;
+    if (first <= last)
+      touched.push_back({operand, s + first * st - begin, last - first + 1});
+  }
+  return touched;
+}
+
+/// The part of `concat` selected, along its axis, by the indices
+/// start + i * stride for 0 <= i < size, and in every other dimension d by
+/// (start[d], size[d], stride[d]): one value per concat operand that
+/// contributes, in order.
+struct Selection {
+  SmallVector<int64_t> start, size, stride;
+};
+SmallVector<Value> selectFromConcat(PatternRewriter &rewriter, Location loc,
+                                    ConcatOp concat, const Selection &sel) {
+  int64_t axis = concat.getAxis();
+  int64_t st = sel.size[axis] == 1 ? 1 : sel.stride[axis];
+  SmallVector<Value> pieces;
+  for (const Touched &t :
+       touchedOperands(concat, sel.start[axis], sel.size[axis], st)) {
     Selection local = sel;
-    local.start[axis] = s + first * st - begin;
-    local.size[axis] = last - first + 1;
+    local.start[axis] = t.start;
+    local.size[axis] = t.count;
     local.stride[axis] = st;
-    pieces.push_back(buildSlice(rewriter, loc, operand, local.start, local.size,
-                                local.stride));
+    pieces.push_back(buildSlice(rewriter, loc, t.operand, local.start,
+                                local.size, local.stride));
   }
   return pieces;
 }
@@ -111,25 +130,6 @@ int64_t nonEmptyInputs(ConcatOp concat) {
   });
 }
 
-/// How many operands of `concat` the selection along its axis touches (so
-/// that a pattern can decline before building anything).
-int64_t countTouched(ConcatOp concat, int64_t s, int64_t n, int64_t st) {
-  if (n == 0)
-    return 0;
-  int64_t axis = concat.getAxis(), offset = 0, touched = 0;
-  for (Value operand : concat.getInputs()) {
-    int64_t len = tensorType(operand).getDimSize(axis);
-    int64_t begin = offset, end = offset + len;
-    offset = end;
-    if (len == 0 || end <= s)
-      continue;
-    int64_t first = begin <= s ? 0 : ceilDiv(begin - s, st);
-    int64_t last = std::min(n - 1, floorDiv(end - 1 - s, st));
-    touched += first <= last;
-  }
-  return touched;
-}
-
 struct SliceOfConcat : OpRewritePattern<SliceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(SliceOp slice,
@@ -141,9 +141,9 @@ struct SliceOfConcat : OpRewritePattern<SliceOp> {
     int64_t n = slice.getSize()[axis];
     // Spanning every (non-empty) operand helps only when the concat goes
     // away.
-    if (countTouched(concat, slice.getStart()[axis], n,
-                     n == 1 ? 1 : slice.getStride()[axis]) ==
-            nonEmptyInputs(concat) &&
+    if (int64_t(touchedOperands(concat, slice.getStart()[axis], n,
+                                slice.getStride()[axis])
+                    .size()) == nonEmptyInputs(concat) &&
         !concat->hasOneUse())
       return failure();
     Selection sel{SmallVector<int64_t>(slice.getStart()),

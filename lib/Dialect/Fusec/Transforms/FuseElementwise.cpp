@@ -31,6 +31,7 @@ struct FusecFuseElementwisePass final
     options.duplicateCheapProducers = duplicate;
     options.multiOutput = multiOutput;
     options.reachabilityBudget = reachabilityBudget;
+    options.explain = false; // Nobody reads the reasons here.
     for (Block &block : func.getBody()) {
       prepareForFusion(block, options);
       FusionPlan plan = planFusion(block, options);

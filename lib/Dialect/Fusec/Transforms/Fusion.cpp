@@ -30,7 +30,6 @@
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OperationSupport.h"
@@ -64,6 +63,22 @@ OpClass classify(Operation *op) {
   return OpClass::Boundary;
 }
 
+/// classify() with a cache per operation name: the trait lookup behind it
+/// is a call through the op's interface map, too slow to repeat per use.
+class OpClassifier {
+public:
+  OpClass operator()(Operation *op) {
+    auto [it, inserted] = cache.try_emplace(op->getName().getAsOpaquePointer(),
+                                            OpClass::Boundary);
+    if (inserted)
+      it->second = classify(op);
+    return it->second;
+  }
+
+private:
+  llvm::DenseMap<void *, OpClass> cache;
+};
+
 bool isFusible(OpClass c) {
   return c == OpClass::Elementwise || c == OpClass::Index ||
          c == OpClass::Reduction;
@@ -78,9 +93,14 @@ int64_t numElements(Type type) {
   auto t = dyn_cast<RankedTensorType>(type);
   if (!t || !t.hasStaticShape())
     return 0;
-  std::optional<int64_t> n =
-      checkedNumElements(Shape(t.getShape().begin(), t.getShape().end()));
-  return n ? *n : INT64_MAX;
+  int64_t n = 1;
+  bool overflow = false;
+  for (int64_t d : t.getShape()) {
+    if (d == 0)
+      return 0;
+    overflow |= __builtin_mul_overflow(n, d, &n);
+  }
+  return overflow ? INT64_MAX : n;
 }
 
 int64_t bytesOf(Type type) {
@@ -135,11 +155,13 @@ bool isSmallConstant(Operation *op, const FusionOptions &options) {
 /// Structural equality of operations (name, operands, attributes, result
 /// types), for the common-subexpression merge inside each new fusion.
 struct EquivalentOp : llvm::DenseMapInfo<Operation *> {
+  // Name and operands only: cheap, and copies made by prepareForFusion
+  // agree on both; isEqual compares the rest.
   static unsigned getHashValue(const Operation *op) {
-    return OperationEquivalence::computeHash(
-        const_cast<Operation *>(op), OperationEquivalence::directHashValue,
-        OperationEquivalence::ignoreHashValue,
-        OperationEquivalence::IgnoreLocations);
+    auto *o = const_cast<Operation *>(op);
+    return llvm::hash_combine(
+        o->getName().getAsOpaquePointer(),
+        llvm::hash_combine_range(o->operand_begin(), o->operand_end()));
   }
   static bool isEqual(const Operation *lhs, const Operation *rhs) {
     if (lhs == rhs)
@@ -168,6 +190,7 @@ int64_t fusec::countKernels(Block &block) {
 
 int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
   int64_t added = 0;
+  OpClassifier classify;
   OpBuilder builder(block.getParentOp()->getContext());
   // split -> slices.
   for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -202,9 +225,11 @@ int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
   // copies only pay off if the inputs are no larger than the result.
   // (Copies that end up in one kernel are merged again by CSE.)
   for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (op.getNumResults() != 1 || op.getResult(0).hasOneUse() ||
+        op.getResult(0).use_empty())
+      continue;
     OpClass c = classify(&op);
-    if ((c != OpClass::Elementwise && c != OpClass::Index) ||
-        isExpensive(&op) || op.getNumResults() != 1)
+    if ((c != OpClass::Elementwise && c != OpClass::Index) || isExpensive(&op))
       continue;
     Value result = op.getResult(0);
     int64_t inputBytes = 0;
@@ -277,9 +302,23 @@ private:
   MergeResult tryMerge(int x, int y);
   int nodeOfPosition(unsigned p) const;
   template <typename Fn> void forEachMember(int node, Fn &&fn);
+  /// Calls visit(n) for every node n with an edge from `node` (forward) or
+  /// into it (backward), until visit returns false; returns false then.
+  template <typename Fn>
+  bool forEachNeighbor(int node, bool forward, Fn &&visit);
   FusionPlan finish();
 
   Operation *opAt(unsigned p) const { return ops[p]; }
+
+  /// A refusal: its reason, formatted only when the plan is explained.
+  template <typename Reason> std::optional<std::string> because(Reason reason) {
+    return options.explain ? reason() : std::string();
+  }
+  /// Records why `producer` was not fused, when the plan is explained.
+  template <typename Reason> void refuse(Operation *producer, Reason reason) {
+    if (options.explain)
+      reasonFor[producer] = reason();
+  }
   int groupOfOp(Operation *op) const {
     auto it = pos.find(op);
     return it == pos.end() ? -1 : groupOf[it->second];
@@ -287,6 +326,7 @@ private:
 
   Block &block;
   const FusionOptions &options;
+  OpClassifier classify;
   std::vector<Operation *> ops;
   llvm::DenseMap<Operation *, unsigned> pos;
   std::vector<int> groupOf;
@@ -327,26 +367,37 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
   Group &group = groups[g];
   OpClass c = classify(producer);
   if (int64_t(group.members.size()) >= options.maxOpsPerFusion)
-    return "the kernel reached the size limit of " +
-           std::to_string(options.maxOpsPerFusion) + " operations";
+    return because([&] {
+      return "the kernel reached the size limit of " +
+             std::to_string(options.maxOpsPerFusion) + " operations";
+    });
   if (c == OpClass::Reduction) {
     if (group.reduction)
-      return std::string("the consumer's kernel already contains a "
-                         "reduction");
+      return because([&] {
+        return std::string("the consumer's kernel already contains a "
+                           "reduction");
+      });
     if (classify(consumer) != OpClass::Elementwise &&
         !isa<ReshapeOp, BroadcastToOp>(consumer))
-      return "only elementwise consumers (and reshapes or broadcasts of the "
-             "result) join a reduction's kernel, not " +
-             describe(consumer);
+      return because([&] {
+        return std::string(
+            "only elementwise consumers (and reshapes or broadcasts of the "
+            "result) join a reduction's kernel, not " +
+            describe(consumer));
+      });
     if (!isRowReduction(producer))
-      return std::string("epilogue fusion needs a row reduction (reducing the "
-                         "innermost dimensions)");
+      return because([&] {
+        return std::string("epilogue fusion needs a row reduction (reducing "
+                           "the innermost dimensions)");
+      });
     auto in = cast<RankedTensorType>(producer->getOperand(0).getType());
     auto out = cast<RankedTensorType>(producer->getResult(0).getType());
     if (numElements(group.iteration) != numElements(in) &&
         numElements(group.iteration) != numElements(out))
-      return "the consumer iterates over " + shapeString(group.iteration) +
-             ", neither the reduction's input nor its output";
+      return because([&] {
+        return "the consumer iterates over " + shapeString(group.iteration) +
+               ", neither the reduction's input nor its output";
+      });
     return std::nullopt;
   }
   // Elementwise and index producers are computed once per element their
@@ -365,9 +416,12 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
                : numElements(group.reduction->getOperand(0).getType());
   }
   if (isExpensive(producer) && produced > 0 && rate > produced)
-    return describe(producer) + " would be recomputed " +
-           std::to_string(rate / produced) +
-           "x per element (its result is broadcast in the consumer's kernel)";
+    return because([&] {
+      return describe(producer) + " would be recomputed " +
+             std::to_string(rate / produced) +
+             "x per element (its result is broadcast in the consumer's "
+             "kernel)";
+    });
   return std::nullopt;
 }
 
@@ -407,12 +461,16 @@ void Planner::producerConsumerFusion() {
       if (!isFusible(pc) || groupOf[p] >= 0)
         continue;
       if (usersGroup[p] == kBoundary) {
-        reasonFor[producer] =
-            "its consumer " + describe(op) + " is a kernel boundary";
+        refuse(producer, [&] {
+          return std::string("its consumer " + describe(op) +
+                             " is a kernel boundary");
+        });
         continue;
       }
       if (usersGroup[p] < 0) {
-        reasonFor[producer] = "its result is needed by more than one kernel";
+        refuse(producer, [&] {
+          return std::string("its result is needed by more than one kernel");
+        });
         continue;
       }
       Group &group = groups[usersGroup[p]];
@@ -421,19 +479,23 @@ void Planner::producerConsumerFusion() {
       bool returned = llvm::any_of(producer->getUsers(),
                                    [&](Operation *u) { return !pos.count(u); });
       if (returned && !options.multiOutput) {
-        reasonFor[producer] = "its result is also returned (multi-output "
-                              "fusion is off)";
+        refuse(producer, [&] {
+          return std::string("its result is also returned (multi-output "
+                             "fusion is off)");
+        });
         continue;
       }
       if (returned && numElements(producer->getResult(0).getType()) !=
                           numElements(group.iteration)) {
-        reasonFor[producer] = "its result is also returned, and it has a "
-                              "different shape than the consumer's kernel";
+        refuse(producer, [&] {
+          return std::string("its result is also returned, and it has a "
+                             "different shape than the consumer's kernel");
+        });
         continue;
       }
       if (std::optional<std::string> why =
               canAbsorb(usersGroup[p], op, producer)) {
-        reasonFor[producer] = *why;
+        refuse(producer, [&] { return std::string(*why); });
         continue;
       }
       if (pc == OpClass::Reduction) {
@@ -475,6 +537,29 @@ template <typename Fn> void Planner::forEachMember(int node, Fn &&fn) {
   }
 }
 
+template <typename Fn>
+bool Planner::forEachNeighbor(int node, bool forward, Fn &&visit) {
+  bool ok = true;
+  auto consider = [&](Operation *op) {
+    auto it = op ? pos.find(op) : pos.end();
+    if (!ok || it == pos.end())
+      return;
+    int n = nodeOfPosition(it->second);
+    if (n != node)
+      ok = visit(n);
+  };
+  forEachMember(node, [&](unsigned m) {
+    if (forward) {
+      for (Operation *user : opAt(m)->getUsers())
+        consider(user);
+    } else {
+      for (Value operand : opAt(m)->getOperands())
+        consider(operand.getDefiningOp());
+    }
+  });
+  return ok;
+}
+
 Planner::MergeResult Planner::tryMerge(int x, int y) {
   if (slot[x] > slot[y])
     std::swap(x, y);
@@ -492,21 +577,6 @@ Planner::MergeResult Planner::tryMerge(int x, int y) {
     return --budget >= 0;
   };
   bool reachedY = false;
-  auto successors = [&](int node, auto &&visit) {
-    bool ok = true;
-    forEachMember(node, [&](unsigned m) {
-      for (Operation *user : opAt(m)->getUsers()) {
-        auto it = pos.find(user);
-        if (!ok || it == pos.end())
-          continue;
-        int n = nodeOfPosition(it->second);
-        if (n == node)
-          continue;
-        ok = visit(n);
-      }
-    });
-    return ok;
-  };
   auto forwardVisit = [&](int from) {
     return [&, from](int n) -> bool {
       if (n == y) {
@@ -516,30 +586,14 @@ Planner::MergeResult Planner::tryMerge(int x, int y) {
       return visitForward(n);
     };
   };
-  if (!successors(x, forwardVisit(x)))
+  if (!forEachNeighbor(x, /*forward=*/true, forwardVisit(x)))
     return reachedY ? MergeResult::Cycle : MergeResult::OutOfBudget;
   while (!stack.empty()) {
     int n = stack.pop_back_val();
-    if (!successors(n, forwardVisit(n)))
+    if (!forEachNeighbor(n, /*forward=*/true, forwardVisit(n)))
       return reachedY ? MergeResult::Cycle : MergeResult::OutOfBudget;
   }
   // Backward from y: nodes after x that reach y (the slot repair needs them).
-  auto predecessors = [&](int node, auto &&visit) {
-    bool ok = true;
-    forEachMember(node, [&](unsigned m) {
-      for (Value operand : opAt(m)->getOperands()) {
-        Operation *def = operand.getDefiningOp();
-        auto it = def ? pos.find(def) : pos.end();
-        if (!ok || it == pos.end())
-          continue;
-        int n = nodeOfPosition(it->second);
-        if (n == node)
-          continue;
-        ok = visit(n);
-      }
-    });
-    return ok;
-  };
   ++stamp;
   auto backwardVisit = [&](int n) -> bool {
     if (n == x || n == y || nodeStamp[n] == stamp || slot[n] <= lo)
@@ -549,10 +603,11 @@ Planner::MergeResult Planner::tryMerge(int x, int y) {
     stack.push_back(n);
     return --budget >= 0;
   };
-  if (!predecessors(y, backwardVisit))
+  if (!forEachNeighbor(y, /*forward=*/false, backwardVisit))
     return MergeResult::OutOfBudget;
   while (!stack.empty())
-    if (!predecessors(stack.pop_back_val(), backwardVisit))
+    if (!forEachNeighbor(stack.pop_back_val(), /*forward=*/false,
+                         backwardVisit))
       return MergeResult::OutOfBudget;
 
   // Reassign the window's slots: y's ancestors, the merged node, x's
@@ -640,12 +695,15 @@ void Planner::multiOutputFusion() {
       Operation *consumerRoot = opAt(groups[candidate].last);
       MergeResult result = tryMerge(gp, candidate);
       if (result == MergeResult::Merged) {
-        reasonFor[rootOp] = "its kernel writes it to memory for its other "
-                            "users (a multi-output fusion with " +
-                            describe(consumerRoot) + ")";
+        refuse(rootOp, [&] {
+          return std::string("its kernel writes it to memory for its other "
+                             "users (a multi-output fusion with " +
+                             describe(consumerRoot) + ")");
+        });
         break;
       }
-      reasonFor[rootOp] = refusal(result, consumerRoot);
+      refuse(rootOp,
+             [&] { return std::string(refusal(result, consumerRoot)); });
     }
   }
 
@@ -702,9 +760,11 @@ FusionPlan Planner::finish() {
     // Copies made by prepareForFusion that landed in one kernel are one
     // operation once applied: describe the kernel without them.
     llvm::DenseSet<Operation *, EquivalentOp> distinct;
-    for (unsigned m : group.members)
+    for (unsigned m : group.members) {
       (distinct.insert(ops[m]).second ? out.ops : out.duplicates)
           .push_back(ops[m]);
+      out.allOps.push_back(ops[m]);
+    }
     // Kernels that only reshape cost nothing and are not wrapped.
     if (llvm::all_of(out.ops, [](Operation *op) { return isa<ReshapeOp>(op); }))
       continue;
@@ -751,6 +811,8 @@ FusionPlan Planner::finish() {
   // Unfused producer-consumer edges, each with the producer's reason or the
   // consumer's boundary.
   for (Operation *op : ops) {
+    if (!options.explain)
+      break;
     int g = groupOfOp(op);
     llvm::SmallPtrSet<Operation *, 4> seen;
     for (Value operand : op->getOperands()) {
@@ -801,15 +863,59 @@ FusionPlan fusec::planFusion(Block &block, const FusionOptions &options) {
 // Application
 //===----------------------------------------------------------------------===//
 
+/// Reorders the operations of `block` (but its terminator) topologically,
+/// keeping their current order wherever it is already valid. Kahn's
+/// algorithm with the ready operations taken in their current order:
+/// O(n log n), where mlir::sortTopologically's repeated sweeps can be
+/// quadratic when many operations are out of place.
+static void stableTopologicalSort(Block &block) {
+  SmallVector<Operation *> order;
+  llvm::DenseMap<Operation *, unsigned> index;
+  for (Operation &op : block.without_terminator()) {
+    index[&op] = order.size();
+    order.push_back(&op);
+  }
+  std::vector<unsigned> waiting(order.size(), 0);
+  for (auto [i, op] : llvm::enumerate(order))
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && index.count(def))
+        ++waiting[i];
+  // Min-heap of ready operations by current position.
+  std::vector<unsigned> ready;
+  auto later = [](unsigned a, unsigned b) { return a > b; };
+  for (unsigned i = 0; i < order.size(); ++i)
+    if (!waiting[i])
+      ready.push_back(i);
+  std::make_heap(ready.begin(), ready.end(), later);
+  Operation *terminator =
+      block.mightHaveTerminator() ? block.getTerminator() : nullptr;
+  while (!ready.empty()) {
+    std::pop_heap(ready.begin(), ready.end(), later);
+    Operation *op = order[ready.back()];
+    ready.pop_back();
+    if (terminator)
+      op->moveBefore(terminator);
+    else
+      op->moveBefore(&block, block.end());
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (auto it = index.find(user); it != index.end())
+          if (--waiting[it->second] == 0) {
+            ready.push_back(it->second);
+            std::push_heap(ready.begin(), ready.end(), later);
+          }
+  }
+}
+
 void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
                             const FusionOptions &options) {
   MLIRContext *context = block.getParentOp()->getContext();
   OpBuilder builder(context);
   for (const FusionGroup &planned : plan.groups) {
-    SmallVector<Operation *> all(planned.ops);
-    all.append(planned.duplicates.begin(), planned.duplicates.end());
-    llvm::sort(
-        all, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    // In block order, as planned (not isBeforeInBlock: every fusion
+    // inserted invalidates the block's cached order, and recomputing it per
+    // fusion would be quadratic).
+    ArrayRef<Operation *> all = planned.allOps;
     llvm::SmallPtrSet<Operation *, 16> members(all.begin(), all.end());
     llvm::SetVector<Value> inputs;
     llvm::SetVector<Operation *> constants;
@@ -879,5 +985,5 @@ void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
   for (Operation &op : llvm::make_early_inc_range(block))
     if (isa<ConstantOp>(op) && op.use_empty())
       op.erase();
-  sortTopologically(&block);
+  stableTopologicalSort(block);
 }

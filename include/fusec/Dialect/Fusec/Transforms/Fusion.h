@@ -45,6 +45,9 @@ struct FusionOptions {
   /// Visits allowed per acyclicity query before giving up and refusing the
   /// merge (keeps the pass linear on adversarial graphs).
   int64_t reachabilityBudget = 4096;
+  /// Record why each unfused producer-consumer edge was not fused
+  /// (FusionPlan::unfused), for reports.
+  bool explain = true;
 };
 
 /// What a planned kernel computes.
@@ -61,6 +64,8 @@ struct FusionGroup {
   /// Copies of operations in `ops` (made by prepareForFusion) that landed in
   /// the same kernel: applying the plan merges them into their original.
   llvm::SmallVector<mlir::Operation *> duplicates;
+  /// `ops` and `duplicates` together, in block order.
+  llvm::SmallVector<mlir::Operation *> allOps;
   /// Bytes read from outside and written for outside users (estimates from
   /// the static types).
   int64_t bytesIn = 0, bytesOut = 0;
