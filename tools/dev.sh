@@ -14,7 +14,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUSEC_BUILD_DIR:-$root/build}"
-packages=(cmake ninja-build g++ python3 python3-numpy libgtest-dev
+packages=(cmake ninja-build g++ python3 python3-numpy graphviz libgtest-dev
           libbenchmark-dev llvm-22-dev llvm-22-tools libmlir-22-dev
           mlir-22-tools)
 

@@ -1,38 +1,41 @@
 // RUN: fusec %s --emit=dot | FileCheck %s
 // RUN: fusec %s --emit=dot --no-fuse | FileCheck %s --check-prefix=NOFUSE
 
-// fusec --emit=dot: one Graphviz digraph per function, one cluster per
+// fusec --emit=dot: one Graphviz digraph; with several functions, a cluster
+// per function (node ids prefixed f<n>_), inside it one cluster per
 // fusion (labelled with its number and kind, as in --emit=report), then the
 // operations outside fusions (matmuls filled red, constants as notes), the
 // arguments and the return as ellipses, and one edge per operand. Rendering
 // is tested in dot-render.mlir (needs Graphviz).
 
-// CHECK-LABEL: digraph "softmax" {
+// CHECK-LABEL: digraph fusec {
 // CHECK-NEXT: rankdir=TB;
 // CHECK-NEXT: node [shape=box, fontname="monospace", fontsize=10];
-// CHECK-NEXT: subgraph cluster_0 {
+// CHECK-NEXT: subgraph cluster_f0_ {
+// CHECK-NEXT: label="func @softmax";
+// CHECK-NEXT: subgraph cluster_f0_0 {
 // CHECK-NEXT: label="fusion #0 (row reduction + epilogue)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
-// CHECK-NEXT: n1 [label="fusec.sub@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
-// CHECK-NEXT: n2 [label="fusec.exp@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
-// CHECK-NEXT: n3 [label="fusec.reduce_sum@[[#@LINE+23]]:8\ntensor<8x1xf32>"];
-// CHECK-NEXT: n4 [label="fusec.div@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
+// CHECK-NEXT: f0_n1 [label="fusec.sub@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
+// CHECK-NEXT: f0_n2 [label="fusec.exp@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
+// CHECK-NEXT: f0_n3 [label="fusec.reduce_sum@[[#@LINE+23]]:8\ntensor<8x1xf32>"];
+// CHECK-NEXT: f0_n4 [label="fusec.div@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
 // CHECK-NEXT: }
-// CHECK-NEXT: subgraph cluster_1 {
+// CHECK-NEXT: subgraph cluster_f0_1 {
 // CHECK-NEXT: label="fusion #1 (reduction)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
-// CHECK-NEXT: n0 [label="fusec.reduce_max@[[#@LINE+14]]:8\ntensor<8x1xf32>"];
+// CHECK-NEXT: f0_n0 [label="fusec.reduce_max@[[#@LINE+14]]:8\ntensor<8x1xf32>"];
 // CHECK-NEXT: }
-// CHECK-NEXT: a0 [label="%arg0\ntensor<8x128xf32>", shape=ellipse];
-// CHECK-NEXT: ret [label="return", shape=ellipse];
-// CHECK-NEXT: a0 -> n0;
-// CHECK-NEXT: a0 -> n1;
-// CHECK-NEXT: n0 -> n1;
-// CHECK-NEXT: n1 -> n2;
-// CHECK-NEXT: n2 -> n3;
-// CHECK-NEXT: n2 -> n4;
-// CHECK-NEXT: n3 -> n4;
-// CHECK-NEXT: n4 -> ret;
+// CHECK-NEXT: f0_a0 [label="%arg0\ntensor<8x128xf32>", shape=ellipse];
+// CHECK-NEXT: f0_ret [label="return", shape=ellipse];
+// CHECK-NEXT: f0_a0 -> f0_n0;
+// CHECK-NEXT: f0_a0 -> f0_n1;
+// CHECK-NEXT: f0_n0 -> f0_n1;
+// CHECK-NEXT: f0_n1 -> f0_n2;
+// CHECK-NEXT: f0_n2 -> f0_n3;
+// CHECK-NEXT: f0_n2 -> f0_n4;
+// CHECK-NEXT: f0_n3 -> f0_n4;
+// CHECK-NEXT: f0_n4 -> f0_ret;
 // CHECK-NEXT: }
 func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   %m = fusec.reduce_max %x axes = [1] keep_dims : tensor<8x128xf32> -> tensor<8x1xf32>
@@ -46,31 +49,31 @@ func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
 // A layer: the matmul outside any cluster, the bias add (also returned: a
 // second output), scale and activation in one cluster. The scalar constant
 // is copied into the fusion but drawn outside it, as a note.
-// CHECK-LABEL: digraph "layer" {
-// CHECK-NEXT: rankdir=TB;
-// CHECK-NEXT: node [shape=box, fontname="monospace", fontsize=10];
-// CHECK-NEXT: subgraph cluster_0 {
+// CHECK-NEXT: subgraph cluster_f1_ {
+// CHECK-NEXT: label="func @layer";
+// CHECK-NEXT: subgraph cluster_f1_0 {
 // CHECK-NEXT: label="fusion #0 (loop)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
-// CHECK-NEXT: n2 [label="fusec.add@[[#@LINE+24]]:8\ntensor<16x128xf32>"];
-// CHECK-NEXT: n3 [label="fusec.mul@[[#@LINE+24]]:8\ntensor<16x128xf32>"];
-// CHECK-NEXT: n4 [label="fusec.tanh@[[#@LINE+24]]:8\ntensor<16x128xf32>"];
+// CHECK-NEXT: f1_n2 [label="fusec.add@[[#@LINE+25]]:8\ntensor<16x128xf32>"];
+// CHECK-NEXT: f1_n3 [label="fusec.mul@[[#@LINE+25]]:8\ntensor<16x128xf32>"];
+// CHECK-NEXT: f1_n4 [label="fusec.tanh@[[#@LINE+25]]:8\ntensor<16x128xf32>"];
 // CHECK-NEXT: }
-// CHECK-NEXT: n0 [label="fusec.constant@[[#@LINE+18]]:8\ntensor<f32>", shape=note];
-// CHECK-NEXT: n1 [label="fusec.matmul@[[#@LINE+18]]:8\ntensor<16x128xf32>", style=filled, fillcolor="#f4cccc"];
-// CHECK-NEXT: a0 [label="%arg0\ntensor<16x64xf32>", shape=ellipse];
-// CHECK-NEXT: a1 [label="%arg1\ntensor<64x128xf32>", shape=ellipse];
-// CHECK-NEXT: a2 [label="%arg2\ntensor<128xf32>", shape=ellipse];
-// CHECK-NEXT: ret [label="return", shape=ellipse];
-// CHECK-NEXT: a0 -> n1;
-// CHECK-NEXT: a1 -> n1;
-// CHECK-NEXT: n1 -> n2;
-// CHECK-NEXT: a2 -> n2;
-// CHECK-NEXT: n2 -> n3;
-// CHECK-NEXT: n0 -> n3;
-// CHECK-NEXT: n3 -> n4;
-// CHECK-NEXT: n2 -> ret;
-// CHECK-NEXT: n4 -> ret;
+// CHECK-NEXT: f1_n0 [label="fusec.constant@[[#@LINE+19]]:8\ntensor<f32>", shape=note];
+// CHECK-NEXT: f1_n1 [label="fusec.matmul@[[#@LINE+19]]:8\ntensor<16x128xf32>", style=filled, fillcolor="#f4cccc"];
+// CHECK-NEXT: f1_a0 [label="%arg0\ntensor<16x64xf32>", shape=ellipse];
+// CHECK-NEXT: f1_a1 [label="%arg1\ntensor<64x128xf32>", shape=ellipse];
+// CHECK-NEXT: f1_a2 [label="%arg2\ntensor<128xf32>", shape=ellipse];
+// CHECK-NEXT: f1_ret [label="return", shape=ellipse];
+// CHECK-NEXT: f1_a0 -> f1_n1;
+// CHECK-NEXT: f1_a1 -> f1_n1;
+// CHECK-NEXT: f1_n1 -> f1_n2;
+// CHECK-NEXT: f1_a2 -> f1_n2;
+// CHECK-NEXT: f1_n2 -> f1_n3;
+// CHECK-NEXT: f1_n0 -> f1_n3;
+// CHECK-NEXT: f1_n3 -> f1_n4;
+// CHECK-NEXT: f1_n2 -> f1_ret;
+// CHECK-NEXT: f1_n4 -> f1_ret;
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NOT: {{.}}
 func.func @layer(%x: tensor<16x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> (tensor<16x128xf32>, tensor<16x128xf32>) {
@@ -82,12 +85,14 @@ func.func @layer(%x: tensor<16x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf
   return %1, %3 : tensor<16x128xf32>, tensor<16x128xf32>
 }
 
-// Without fusion: no cluster, the same nodes and edges.
-// NOFUSE-LABEL: digraph "softmax" {
-// NOFUSE-NOT: subgraph
+// Without fusion: no fusion cluster, the same nodes and edges.
+// NOFUSE-LABEL: digraph fusec {
+// NOFUSE-NOT: label="fusion
+// NOFUSE: label="func @softmax";
+// NOFUSE-NOT: label="fusion
 // NOFUSE-COUNT-5: [label="fusec.
-// NOFUSE-NOT: subgraph
-// NOFUSE-LABEL: digraph "layer" {
-// NOFUSE-NOT: subgraph
+// NOFUSE-NOT: label="fusion
+// NOFUSE: label="func @layer";
+// NOFUSE-NOT: label="fusion
 // NOFUSE-COUNT-5: [label="fusec.
-// NOFUSE-NOT: subgraph
+// NOFUSE-NOT: label="fusion

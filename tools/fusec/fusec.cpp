@@ -365,6 +365,15 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       return llvm::Error::success();
     }
     fusec::FusionOptions options = fusec::getFusionOptions(pipelineOptions);
+    // Several functions share one digraph, a cluster each.
+    int64_t bodies =
+        llvm::count_if(module->getOps<func::FuncOp>(),
+                       [](func::FuncOp f) { return !f.isExternal(); });
+    bool sharedGraph = emit == Emit::Dot && bodies > 1;
+    if (sharedGraph)
+      os << "digraph fusec {\n  rankdir=TB;\n"
+         << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
+    int64_t index = 0;
     for (auto func : module->getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
@@ -381,8 +390,12 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
       if (emit == Emit::Report)
         fusec::printFusionReport(os, func, plan);
       else
-        fusec::printFusionDot(os, func, plan);
+        fusec::printFusionDot(os, func, plan,
+                              sharedGraph ? "f" + std::to_string(index++) + "_"
+                                          : "");
     }
+    if (sharedGraph)
+      os << "}\n";
     return llvm::Error::success();
   });
   if (err) {

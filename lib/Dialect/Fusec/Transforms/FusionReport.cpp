@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -81,16 +82,24 @@ void fusec::printFusionReport(llvm::raw_ostream &os, func::FuncOp func,
 }
 
 void fusec::printFusionDot(llvm::raw_ostream &os, func::FuncOp func,
-                           const FusionPlan &plan) {
-  os << "digraph \"" << dotEscape(func.getSymName()) << "\" {\n"
-     << "  rankdir=TB;\n"
-     << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
+                           const FusionPlan &plan, StringRef prefix) {
+  // Standalone: a digraph of its own. With a prefix: a cluster inside the
+  // caller's digraph, with ids prefixed so that functions do not collide.
+  std::string indent = prefix.empty() ? "  " : "    ";
+  if (prefix.empty())
+    os << "digraph \"" << dotEscape(func.getSymName()) << "\" {\n"
+       << "  rankdir=TB;\n"
+       << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
+  else
+    os << "  subgraph cluster_" << prefix << " {\n"
+       << "    label=\"func @" << dotEscape(func.getSymName()) << "\";\n";
   llvm::DenseMap<Operation *, unsigned> ids;
   llvm::DenseMap<Operation *, size_t> groupOf;
   for (auto [i, group] : llvm::enumerate(plan.groups))
-    for (Operation *op : group.ops)
+    for (Operation *op : group.allOps)
       groupOf[op] = i;
   Block &body = func.getBody().front();
+  std::string p = prefix.str();
   auto node = [&](Operation *op) {
     unsigned id = ids.size();
     ids[op] = id;
@@ -102,8 +111,8 @@ void fusec::printFusionDot(llvm::raw_ostream &os, func::FuncOp func,
       extra = ", style=filled, fillcolor=\"#f4cccc\"";
     else if (isa<ConstantOp>(op))
       extra = ", shape=note";
-    return "    n" + std::to_string(id) + " [label=\"" + label + "\"" + extra +
-           "];\n";
+    return indent + "  " + p + "n" + std::to_string(id) + " [label=\"" + label +
+           "\"" + extra + "];\n";
   };
   // Number every op in block order, emitting grouped ops in their clusters.
   std::vector<std::string> clusters(plan.groups.size());
@@ -113,31 +122,35 @@ void fusec::printFusionDot(llvm::raw_ostream &os, func::FuncOp func,
     (it != groupOf.end() ? clusters[it->second] : loose) += node(&op);
   }
   for (auto [i, group] : llvm::enumerate(plan.groups))
-    os << "  subgraph cluster_" << i << " {\n"
-       << "    label=\"fusion #" << i << " (" << kindName(group.kind)
-       << ")\";\n    style=filled; color=\"#cfe2f3\";\n"
-       << clusters[i] << "  }\n";
-  os << loose;
+    os << indent << "subgraph cluster_" << p << i << " {\n"
+       << indent << "  label=\"fusion #" << i << " (" << kindName(group.kind)
+       << ")\";\n"
+       << indent << "  style=filled; color=\"#cfe2f3\";\n"
+       << clusters[i] << indent << "}\n";
+  // Loose ops sit at the function's level.
+  for (StringRef line : llvm::split(StringRef(loose).rtrim('\n'), '\n'))
+    if (!line.empty())
+      os << line.drop_front(2) << "\n";
   for (BlockArgument arg : body.getArguments())
-    os << "  a" << arg.getArgNumber() << " [label=\"%arg" << arg.getArgNumber()
-       << "\\n"
+    os << indent << p << "a" << arg.getArgNumber() << " [label=\"%arg"
+       << arg.getArgNumber() << "\\n"
        << dotEscape(typeString(arg.getType())) << "\", shape=ellipse];\n";
-  os << "  ret [label=\"return\", shape=ellipse];\n";
+  os << indent << p << "ret [label=\"return\", shape=ellipse];\n";
   auto source = [&](Value v) -> std::string {
     if (auto arg = dyn_cast<BlockArgument>(v))
-      return "a" + std::to_string(arg.getArgNumber());
+      return p + "a" + std::to_string(arg.getArgNumber());
     auto it = ids.find(v.getDefiningOp());
-    return it == ids.end() ? "" : "n" + std::to_string(it->second);
+    return it == ids.end() ? "" : p + "n" + std::to_string(it->second);
   };
   for (Operation &op : body) {
     std::string dest = op.hasTrait<mlir::OpTrait::IsTerminator>()
-                           ? std::string("ret")
-                           : "n" + std::to_string(ids.lookup(&op));
+                           ? p + "ret"
+                           : p + "n" + std::to_string(ids.lookup(&op));
     for (Value operand : op.getOperands()) {
       std::string from = source(operand);
       if (!from.empty())
-        os << "  " << from << " -> " << dest << ";\n";
+        os << indent << from << " -> " << dest << ";\n";
     }
   }
-  os << "}\n";
+  os << (prefix.empty() ? "}\n" : "  }\n");
 }

@@ -110,9 +110,11 @@ void applyFusionPlan(mlir::Block &block, const FusionPlan &plan,
 void printFusionReport(llvm::raw_ostream &os, mlir::func::FuncOp func,
                        const FusionPlan &plan);
 
-/// Graphviz graph of a plan: one cluster per fusion.
+/// Graphviz graph of a plan: one cluster per fusion. With an empty
+/// `prefix`, a digraph of its own; otherwise a cluster for the function, to
+/// be written inside a digraph, with every node id prefixed by `prefix`.
 void printFusionDot(llvm::raw_ostream &os, mlir::func::FuncOp func,
-                    const FusionPlan &plan);
+                    const FusionPlan &plan, llvm::StringRef prefix = "");
 
 } // namespace fusec
 
