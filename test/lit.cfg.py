@@ -32,8 +32,21 @@ config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 # reported as unsupported instead of failing where they are missing.
 if shutil.which("dot"):
     config.available_features.add("graphviz")
-if config.cuda_bin_dir and os.path.exists(os.path.join(config.cuda_bin_dir, "ptxas")):
+ptxas = os.path.join(config.cuda_bin_dir, "ptxas") if config.cuda_bin_dir else ""
+if ptxas and os.path.exists(ptxas):
     config.available_features.add("ptxas")
+else:
+    ptxas = ""
+config.substitutions.append(("%ptxas", ptxas))
+# NVRTC (PTX generation) where fusec finds it: the toolkit of the build.
+if any(os.path.exists(os.path.join(d, "libnvrtc.so.13")) or
+       os.path.exists(os.path.join(d, "libnvrtc.so"))
+       for d in [config.cuda_lib_dir, "/usr/local/cuda/lib64"] if d):
+    config.available_features.add("nvrtc")
+# The host C++ compiler, for generated kernels compiled for the CPU.
+config.substitutions.append(("%host_cxx", config.host_cxx))
+# Tests never touch the user's kernel cache.
+config.environment["FUSEC_CACHE_DIR"] = "off"
 
 # Installing fusec and building a consumer project needs CMake and Ninja.
 if shutil.which("cmake") and shutil.which("ninja"):

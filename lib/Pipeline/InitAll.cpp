@@ -7,6 +7,7 @@
 #include "fusec/Pipeline/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Func/Extensions/InlinerExtension.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -14,6 +15,8 @@
 void fusec::registerAllDialects(mlir::DialectRegistry &registry) {
   registry
       .insert<FusecDialect, mlir::func::FuncDialect, mlir::tosa::TosaDialect>();
+  // func.call can be inlined (code generation inlines calls).
+  mlir::func::registerInlinerExtension(registry);
 }
 
 void fusec::registerAllPasses() {

@@ -25,6 +25,8 @@ void fusec::buildFusecPipeline(OpPassManager &pm,
                                const FusecPipelineOptions &options) {
   if (options.importTosa)
     pm.addPass(createFusecImportTosa());
+  if (options.inlineCalls)
+    pm.addPass(createInlinerPass());
   // Folding concat/split runs the folders of every op in the same greedy
   // rewrite, so it subsumes a canonicalization; without it, canonicalize.
   if (options.fold) {

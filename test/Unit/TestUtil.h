@@ -41,6 +41,14 @@ struct Tolerance {
 inline constexpr Tolerance kF32Tol{1.3e-6, 1e-5};
 inline constexpr Tolerance kF16Tol{1e-3, 1e-5};
 inline constexpr Tolerance kBF16Tol{1.6e-2, 1e-5};
+// Long chains. Generated kernels keep f16/bf16 values in f32 registers
+// through a fusion and round once at the store, where the interpreter rounds
+// after every operation: after k operations the two differ by about k
+// roundings of the type, more where a subtraction cancels (the atol, for
+// inputs of magnitude up to ~8). Used by test/Codegen (which reads them
+// from this file).
+inline constexpr Tolerance kF16ChainTol{1e-2, 1e-2};
+inline constexpr Tolerance kBF16ChainTol{6.25e-2, 6.25e-2};
 
 inline Tolerance toleranceFor(DType t) {
   switch (t) {

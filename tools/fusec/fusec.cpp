@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusec/Codegen/Compile.h"
 #include "fusec/Conversion/TosaToFusec/TosaToFusec.h"
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 #include "fusec/InitAll.h"
@@ -55,7 +56,7 @@ cl::opt<std::string> outputFilename(
              "--run, only when given)"),
     cl::value_desc("path"), cl::init(""), cl::cat(fusecCategory));
 
-enum class Emit { MLIR, Report, Dot };
+enum class Emit { MLIR, Report, Dot, Cuda, Ptx, Exec };
 cl::opt<Emit> emit(
     "emit", cl::desc("What to produce"), cl::init(Emit::MLIR),
     cl::values(clEnumValN(Emit::MLIR, "mlir", "the optimized module (default)"),
@@ -63,7 +64,14 @@ cl::opt<Emit> emit(
                           "the fusion decisions: kernels before/after, each "
                           "fusion, and why each edge was not fused"),
                clEnumValN(Emit::Dot, "dot",
-                          "a Graphviz graph with one cluster per fusion")),
+                          "a Graphviz graph with one cluster per fusion"),
+               clEnumValN(Emit::Cuda, "cuda",
+                          "the generated CUDA C++ of the entry's kernels"),
+               clEnumValN(Emit::Ptx, "ptx",
+                          "the PTX of the entry's kernels (one module)"),
+               clEnumValN(Emit::Exec, "exec",
+                          "the executable artifact (.fsx) of the entry: "
+                          "kernels' PTX and host plan (needs -o)")),
     cl::cat(fusecCategory));
 
 cl::opt<bool> noFold("no-fold",
@@ -126,6 +134,48 @@ cl::opt<Backend> backend(
                           "the reference interpreter"),
                clEnumValN(Backend::GPU, "gpu", "the CUDA runtime")),
     cl::cat(fusecCategory));
+
+cl::opt<std::string> gpuArch(
+    "gpu-arch",
+    cl::desc("GPU architecture of --emit=cuda/ptx/exec: sm_80, sm_90 or "
+             "sm_100"),
+    cl::init("sm_90"), cl::cat(fusecCategory));
+
+cl::opt<bool> noKernelCache(
+    "no-kernel-cache",
+    cl::desc("Compile every kernel with NVRTC, without the kernel cache"),
+    cl::init(false), cl::cat(fusecCategory));
+
+cl::opt<std::string> kernelCacheDir(
+    "kernel-cache-dir",
+    cl::desc("Directory of the on-disk kernel cache (default: "
+             "$FUSEC_CACHE_DIR, else $XDG_CACHE_HOME/fusec or "
+             "~/.cache/fusec; 'off' keeps the cache in memory)"),
+    cl::value_desc("dir"), cl::init(""), cl::cat(fusecCategory));
+
+cl::opt<std::string> kernelCacheSize(
+    "kernel-cache-size",
+    cl::desc("Most bytes the on-disk kernel cache keeps, with an optional "
+             "K/M/G suffix; least recently used kernels are evicted "
+             "(default: 256M)"),
+    cl::value_desc("size"), cl::init("256M"), cl::cat(fusecCategory));
+
+cl::opt<bool> compileStats(
+    "compile-stats",
+    cl::desc("Print kernel and cache statistics of code generation to "
+             "stderr"),
+    cl::init(false), cl::cat(fusecCategory));
+
+cl::opt<bool> roundEveryOp(
+    "fp16-round-each-op",
+    cl::desc("In generated kernels, round f16/bf16 values after every "
+             "operation like the interpreter (default: once, at the store)"),
+    cl::init(false), cl::cat(fusecCategory));
+
+cl::opt<unsigned> compileThreads(
+    "compile-threads",
+    cl::desc("Kernels compiled at once by NVRTC (default: one per core)"),
+    cl::init(0), cl::cat(fusecCategory));
 
 cl::opt<std::string> memoryLimit(
     "memory-limit",
@@ -291,6 +341,95 @@ LogicalResult runModule(ModuleOp module) {
   return success();
 }
 
+bool isCodegen() {
+  return emit == Emit::Cuda || emit == Emit::Ptx || emit == Emit::Exec;
+}
+
+/// --emit=cuda/ptx/exec: the entry function's kernels and plan, written to
+/// `os`.
+LogicalResult generateCode(ModuleOp module, llvm::raw_ostream &os) {
+  FailureOr<func::FuncOp> entry = findEntry(module);
+  if (failed(entry))
+    return failure();
+  fusec::CompileOptions options;
+  std::optional<fusec::TargetInfo> target = fusec::TargetInfo::get(gpuArch);
+  if (!target)
+    return module.emitError()
+           << "unsupported --gpu-arch '" << gpuArch << "' (supported: "
+           << fusec::TargetInfo::supportedList() << ")";
+  options.target = *target;
+  options.codegen.roundEveryOp = roundEveryOp;
+  options.threads = compileThreads;
+  FailureOr<fusec::CompiledFunction> compiled =
+      fusec::planFunction(*entry, options);
+  if (failed(compiled))
+    return failure();
+  if (emit == Emit::Cuda) {
+    os << compiled->cudaSource();
+    return success();
+  }
+
+  std::optional<fusec::KernelCache> cache;
+  if (!noKernelCache) {
+    std::string dir = kernelCacheDir.empty()
+                          ? fusec::KernelCache::defaultDirectory()
+                          : std::string(kernelCacheDir);
+    if (StringRef(dir).equals_insensitive("off"))
+      dir.clear();
+    std::optional<uint64_t> size = parseSize(kernelCacheSize);
+    if (!size || *size == 0)
+      return module.emitError()
+             << "invalid --kernel-cache-size '" << kernelCacheSize
+             << "': expected a positive byte count with an optional K/M/G "
+                "suffix";
+    cache.emplace(dir, *size);
+    options.cache = &*cache;
+  }
+  auto printStats = [&](const fusec::CompileStats &stats) {
+    if (!compileStats)
+      return;
+    llvm::errs() << llvm::format(
+        "fusec: %lld launches, %lld distinct kernels in %lld PTX modules, "
+        "%lld matmuls; %lld modules from the kernel cache, %lld compiled by "
+        "NVRTC (%.1f ms NVRTC, %.1f ms wall)\n",
+        (long long)stats.launches, (long long)stats.distinctKernels,
+        (long long)stats.modules, (long long)stats.matmuls,
+        (long long)stats.cacheHits,
+        (long long)stats.compiled, stats.nvrtcSeconds * 1e3,
+        stats.wallSeconds * 1e3);
+    if (cache)
+      llvm::errs() << "fusec: kernel cache: "
+                   << (cache->directory().empty() ? "(memory only)"
+                                                  : cache->directory())
+                   << "\n";
+  };
+  if (emit == Emit::Ptx) {
+    // All kernels as one program: one PTX module a user can read and
+    // assemble with ptxas.
+    fusec::CompiledFunction whole;
+    whole.executable = compiled->executable;
+    fusec::KernelSource all;
+    all.name = entry->getSymName().str();
+    std::string source = compiled->cudaSource();
+    all.body = source.substr(std::strlen(fusec::cudaPrelude()));
+    whole.kernels.push_back(all);
+    whole.kernelOrigins.push_back(*entry);
+    if (failed(fusec::compileToPtx(whole, options, entry->getLoc())))
+      return failure();
+    whole.stats.launches = compiled->stats.launches;
+    whole.stats.distinctKernels = compiled->stats.distinctKernels;
+    whole.stats.matmuls = compiled->stats.matmuls;
+    printStats(whole.stats);
+    os << whole.executable.ptx.front();
+    return success();
+  }
+  if (failed(fusec::compileToPtx(*compiled, options, entry->getLoc())))
+    return failure();
+  printStats(compiled->stats);
+  os << fusec::rt::serializeExecutable(compiled->executable);
+  return success();
+}
+
 LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> file =
@@ -340,11 +479,23 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   fusec::FusecPipelineOptions pipelineOptions;
   pipelineOptions.fold = !noFold;
   // The report and the graph describe the fusion plan, made below.
-  pipelineOptions.fuse = !noFuse && emit == Emit::MLIR;
+  pipelineOptions.fuse = (!noFuse && emit == Emit::MLIR) || isCodegen();
   pipelineOptions.fusionLaunchCostBytes = fusionLaunchCost;
   pipelineOptions.fusionMaxOps = fusionMaxOps;
   pipelineOptions.fusionMultiOutput = fusionMultiOutput;
   pipelineOptions.fusionDuplicate = fusionDuplicate;
+  pipelineOptions.inlineCalls = isCodegen();
+  if (isCodegen() && noFuse) {
+    // Code generation needs every operation in a fusion: one each.
+    pipelineOptions.fusionMaxOps = 1;
+    pipelineOptions.fusionMultiOutput = false;
+    pipelineOptions.fusionDuplicate = false;
+  }
+  if (emit == Emit::Exec && outputFilename.empty()) {
+    llvm::errs() << "fusec: error: --emit=exec writes a binary file: give "
+                    "it a name with -o (or -o - for stdout)\n";
+    return failure();
+  }
   pipelineOptions.fusionReachabilityBudget = fusionReachabilityBudget;
   fusec::buildFusecPipeline(pm, pipelineOptions);
   pm.enableVerifier(verifyEach);
@@ -357,11 +508,22 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
   if (runEntry && outputFilename.empty())
     return success();
   std::string out = outputFilename.empty() ? "-" : std::string(outputFilename);
+  // Generated first, so that a failure writes nothing.
+  std::string generated;
+  if (isCodegen()) {
+    llvm::raw_string_ostream os(generated);
+    if (failed(generateCode(*module, os)))
+      return failure();
+  }
   // writeToOutput writes to a temporary file and renames it, so a failure
   // never leaves a half-written output.
   llvm::Error err = llvm::writeToOutput(out, [&](llvm::raw_ostream &os) {
     if (emit == Emit::MLIR) {
       module->print(os);
+      return llvm::Error::success();
+    }
+    if (isCodegen()) {
+      os << generated;
       return llvm::Error::success();
     }
     fusec::FusionOptions options = fusec::getFusionOptions(pipelineOptions);

@@ -22,6 +22,11 @@ struct FusecPipelineOptions
                           llvm::cl::desc("Import upstream TOSA operations "
                                          "into fusec first"),
                           llvm::cl::init(true)};
+  Option<bool> inlineCalls{*this, "inline",
+                           llvm::cl::desc("Inline calls to functions with a "
+                                          "body first (code generation "
+                                          "compiles one function)"),
+                           llvm::cl::init(false)};
   Option<bool> fold{*this, "fold",
                     llvm::cl::desc("Fold concatenate/split/slice pairs "
                                    "(fusec-fold-concat-split)"),

@@ -18,6 +18,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -31,7 +32,29 @@ using namespace fusec;
 #include "fusec/Dialect/Fusec/IR/FusecOpsDialect.cpp.inc"
 #include "fusec/Dialect/Fusec/IR/FusecOpsEnums.cpp.inc"
 
-void FusecDialect::initialize() { registerOps(); }
+namespace {
+/// Every fusec operation is free of side effects and of references to
+/// symbols, so a call's body can be inlined anywhere (the inliner is how
+/// code generation compiles functions that call others).
+struct FusecInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool,
+                       IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
+void FusecDialect::initialize() {
+  registerOps();
+  addInterfaces<FusecInlinerInterface>();
+}
 
 void FusecDialect::registerOps() {
   addOperations<

@@ -1,5 +1,6 @@
 // Embeds fusec's pipeline: parses a TOSA module, runs buildFusecPipeline,
-// prints the result.
+// prints the result, then the CUDA C++ of its kernels.
+#include "fusec/Codegen/Compile.h"
 #include "fusec/InitAll.h"
 #include "fusec/Pipeline/Pipeline.h"
 
@@ -33,5 +34,11 @@ int main() {
   if (mlir::failed(pm.run(*module)))
     return 1;
   module->print(llvm::outs());
+  auto f = module->lookupSymbol<mlir::func::FuncOp>("f");
+  mlir::FailureOr<fusec::CompiledFunction> compiled =
+      fusec::planFunction(f, fusec::CompileOptions());
+  if (mlir::failed(compiled))
+    return 1;
+  llvm::outs() << compiled->cudaSource();
   return 0;
 }

@@ -1,0 +1,74 @@
+//===- CudaEmitter.h - fusec.fusion to CUDA C++ ----------------*- C++ -*-===//
+//
+// Turns one `fusec.fusion` into one `extern "C" __global__` CUDA C++ kernel.
+// Three kernel shapes:
+//
+//  * elementwise: a grid-stride loop over the outputs' elements; when every
+//    operand is read at the element's own position (or is a scalar), the
+//    loop moves 16 bytes per operand per iteration with vector loads and
+//    stores and a scalar tail; otherwise every value is addressed through
+//    its index arithmetic (broadcast, transpose, slice, reshape, concat),
+//    with 32-bit indices when the sizes allow;
+//  * row reduction: one block per row (grid-stride over rows), the fused
+//    producers evaluated inside the reduction loop, a warp-shuffle and
+//    shared-memory combine, then the epilogue over the row;
+//  * other reductions: one thread per output, reducing in the reference's
+//    order.
+//
+// Values of a kernel are computed in f32 (integers in their own width);
+// f16/bf16 values are rounded once, when stored (or, with
+// CodegenOptions::roundEveryOp, after every operation exactly as the
+// reference interpreter rounds them); sums accumulate in f64.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_CODEGEN_CUDAEMITTER_H
+#define FUSEC_CODEGEN_CUDAEMITTER_H
+
+#include "fusec/Codegen/TargetInfo.h"
+#include "fusec/Runtime/Executable.h"
+
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace fusec {
+
+class FusionOp;
+
+/// The helper functions every kernel's source starts with (no headers).
+const char *cudaPrelude();
+
+struct KernelSource {
+  /// The kernel function (and, under FUSEC_HOST, its host entry
+  /// `<name>_host(grid, block, args)`), without the prelude. Its name is
+  /// a placeholder "FUSEC_KERNEL" until setName.
+  std::string body;
+  std::string name;
+  rt::KernelKind kind = rt::KernelKind::Elementwise;
+  int64_t work = 0, rowLength = 0, vectorWidth = 1;
+  uint32_t blockSize = 256, gridSize = 1;
+
+  /// The full translation unit: prelude + body.
+  std::string translationUnit() const;
+};
+
+struct CodegenOptions {
+  /// Round f16/bf16 values after every operation, exactly as the reference
+  /// interpreter does (bit-identical results). By default values stay in
+  /// f32 registers through a kernel and are rounded once, at the store (and
+  /// at explicit casts), which is faster and more accurate.
+  bool roundEveryOp = false;
+};
+
+/// Generates the kernel of `fusion` for `target`. On failure (an operation
+/// or shape code generation does not handle) emits an error at the fusion
+/// and returns failure. The kernel's name is derived from a hash of its
+/// code, so identical fusion bodies give identical kernels.
+mlir::FailureOr<KernelSource> emitKernel(FusionOp fusion,
+                                         const TargetInfo &target,
+                                         const CodegenOptions &options = {});
+
+} // namespace fusec
+
+#endif // FUSEC_CODEGEN_CUDAEMITTER_H

@@ -1,0 +1,1187 @@
+//===- CudaEmitter.cpp - fusec.fusion to CUDA C++ -------------------------===//
+//
+// A structured emitter: one entry per operation kind (opExpression), one
+// mapping from region values at an index to C++ variables (emitValue, with
+// a scoped memo so that a value used twice at the same index is computed
+// once), and one function per kernel shape. Names are stable: v<N> for
+// values, d<N> for index components, in<N>/out<N> for parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Codegen/CudaEmitter.h"
+#include "fusec/Codegen/KernelCache.h"
+#include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Support/Float16.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace mlir;
+using namespace fusec;
+
+std::string KernelSource::translationUnit() const {
+  return std::string(cudaPrelude()) + "\n" + body;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+DType dtypeOf(Value v) { return *toDType(tensorType(v).getElementType()); }
+
+int64_t countOf(Value v) {
+  int64_t n = 1;
+  for (int64_t d : tensorType(v).getShape())
+    n *= d;
+  return n;
+}
+
+/// C++ type of the stored elements.
+const char *storageType(DType t) {
+  switch (t) {
+  case DType::F32:
+    return "float";
+  case DType::F16:
+  case DType::BF16:
+    return "fusec_u16";
+  case DType::I1:
+    return "fusec_u8";
+  case DType::I32:
+    return "fusec_i32";
+  case DType::I64:
+    return "fusec_i64";
+  }
+  return "float";
+}
+
+/// C++ type values are computed in.
+const char *computeType(DType t) {
+  switch (t) {
+  case DType::F32:
+  case DType::F16:
+  case DType::BF16:
+    return "float";
+  case DType::I1:
+    return "bool";
+  case DType::I32:
+    return "fusec_i32";
+  case DType::I64:
+    return "fusec_i64";
+  }
+  return "float";
+}
+
+std::string loadExpr(DType t, const std::string &stored) {
+  switch (t) {
+  case DType::F16:
+    return "fusec_h2f(" + stored + ")";
+  case DType::BF16:
+    return "fusec_bf2f(" + stored + ")";
+  case DType::I1:
+    return "(" + stored + " != 0)";
+  default:
+    return stored;
+  }
+}
+
+std::string storeExpr(DType t, const std::string &value) {
+  switch (t) {
+  case DType::F16:
+    return "fusec_f2h(" + value + ")";
+  case DType::BF16:
+    return "fusec_f2bf(" + value + ")";
+  case DType::I1:
+    return "(fusec_u8)(" + value + " ? 1 : 0)";
+  default:
+    return value;
+  }
+}
+
+/// Rounds an f32 computation to the value's type, as the reference does
+/// after every operation.
+std::string roundTo(DType t, const std::string &expr) {
+  if (t == DType::F16)
+    return "fusec_round_f16(" + expr + ")";
+  if (t == DType::BF16)
+    return "fusec_round_bf16(" + expr + ")";
+  return expr;
+}
+
+/// A float constant, bit-exact.
+std::string floatLiteral(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if ((bits & 0x7f800000u) == 0x7f800000u) // Inf or NaN.
+    return llvm::formatv("fusec_u2f({0:x}u)", bits).str();
+  // A hexadecimal literal is exact.
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%a", double(f));
+  return std::string("(") + buffer + "f)";
+}
+
+std::string intLiteral(DType t, int64_t v) {
+  if (t == DType::I1)
+    return v ? "true" : "false";
+  if (t == DType::I32)
+    return llvm::formatv("((fusec_i32){0:x}u)", uint32_t(v)).str();
+  return llvm::formatv("((fusec_i64){0:x}ull)", uint64_t(v)).str();
+}
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+using Index = SmallVector<std::string, 6>;
+
+/// A product of the dimensions after `d`.
+int64_t strideOf(ArrayRef<int64_t> shape, size_t d) {
+  int64_t s = 1;
+  for (size_t k = d + 1; k < shape.size(); ++k)
+    s *= shape[k];
+  return s;
+}
+
+bool isZero(const std::string &e) { return e == "0"; }
+
+/// Row-major linear position of `idx` in `shape`.
+std::string linearize(const Index &idx, ArrayRef<int64_t> shape) {
+  std::string s;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1 || isZero(idx[d]))
+      continue;
+    int64_t stride = strideOf(shape, d);
+    std::string term =
+        stride == 1 ? idx[d] : "(" + idx[d] + ") * " + std::to_string(stride);
+    s += s.empty() ? term : " + " + term;
+  }
+  return s.empty() ? "0" : s;
+}
+
+/// The index of an operand of shape `from` broadcast (NumPy) to `to`.
+Index broadcastIndex(const Index &idx, ArrayRef<int64_t> from,
+                     ArrayRef<int64_t> to) {
+  Index r;
+  size_t offset = to.size() - from.size();
+  for (size_t d = 0; d < from.size(); ++d)
+    r.push_back(from[d] == 1 ? std::string("0") : idx[offset + d]);
+  return r;
+}
+
+/// Deletes the declarations `const T dN = ...;` and `const T vN = ...;`
+/// nothing reads (an index component only some outputs use, say), until
+/// none is left, so that the kernel compiles without warnings.
+void removeUnusedDeclarations(std::string &text) {
+  auto isIdent = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+  for (bool changed = true; changed;) {
+    changed = false;
+    llvm::StringMap<int> uses;
+    for (size_t i = 0; i < text.size();) {
+      if (!isIdent(text[i])) {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < text.size() && isIdent(text[j]))
+        ++j;
+      ++uses[StringRef(text).slice(i, j)];
+      i = j;
+    }
+    std::string kept;
+    kept.reserve(text.size());
+    for (StringRef rest = text; !rest.empty();) {
+      auto [lineText, tail] = rest.split('\n');
+      bool last = tail.empty() && !rest.ends_with("\n");
+      rest = tail;
+      StringRef t = lineText.ltrim();
+      if (t.consume_front("const ")) {
+        size_t space = t.find(' ');
+        StringRef name = space == StringRef::npos
+                             ? StringRef()
+                             : t.substr(space + 1).take_while(isIdent);
+        bool generated = name == "i" ||
+                         (name.size() > 1 && (name[0] == 'd' || name[0] == 'v') &&
+                          llvm::all_of(name.drop_front(), ::isdigit));
+        if (generated &&
+            t.substr(space + 1 + name.size()).starts_with(" = ") &&
+            uses.lookup(name) == 1) {
+          changed = true;
+          continue;
+        }
+      }
+      kept += lineText;
+      if (!last)
+        kept += "\n";
+    }
+    text = std::move(kept);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The emitter
+//===----------------------------------------------------------------------===//
+
+class KernelEmitter {
+public:
+  KernelEmitter(FusionOp fusion, const TargetInfo &target,
+                const CodegenOptions &options)
+      : fusion(fusion), target(target), options(options),
+        body(fusion.getBody().front()) {}
+
+  FailureOr<KernelSource> run();
+
+private:
+  // Text.
+  void line(const Twine &text) {
+    text.print(code.indent(indent * 2));
+    code << "\n";
+  }
+  std::string fresh(StringRef prefix) {
+    return (prefix + Twine(counter++)).str();
+  }
+
+  /// Declares `name` as the element index of linear position `linear` in
+  /// `shape`; returns its components.
+  Index delinearize(const std::string &linear, ArrayRef<int64_t> shape);
+
+  // Values. emitValue returns a C++ expression (a variable) holding `v` at
+  // `idx` (components for each dimension of v's shape), in its compute
+  // type.
+  std::string emitValue(Value v, const Index &idx);
+  std::string emitOp(Operation *op, const Index &idx);
+  std::string opExpression(Operation *op, ArrayRef<std::string> operands);
+  FailureOr<std::string> loadInput(BlockArgument arg, const Index &idx);
+
+  // Memo scopes: values computed inside a branch do not leak out of it.
+  void pushScope() { memo.emplace_back(); }
+  void popScope() { memo.pop_back(); }
+  std::string memoKey(Value v, const Index &idx);
+  std::string *lookup(const std::string &key);
+
+  // Kernel shapes.
+  LogicalResult emitElementwise(KernelSource &k);
+  /// Grid-stride loops writing the outputs `include` selects, one loop per
+  /// distinct size; any grid shape works.
+  void emitGridStrideOutputs(llvm::function_ref<bool(Value)> include);
+  LogicalResult emitLinearElementwise(KernelSource &k);
+  LogicalResult emitReduction(KernelSource &k, Operation *reduce);
+  LogicalResult checkRowAligned(Operation *reduce, int64_t rows,
+                                bool rowReduction);
+  void emitSignature();
+  void emitHostEntry();
+  bool isLinear();
+  LogicalResult fail(const Twine &message) {
+    fusion.emitError() << "cannot generate a kernel for this fusion: "
+                       << message;
+    return failure();
+  }
+
+  FusionOp fusion;
+  const TargetInfo &target;
+  const CodegenOptions &options;
+  Block &body;
+  std::string text;
+  llvm::raw_string_ostream code{text};
+  int indent = 0;
+  unsigned counter = 0;
+  std::string indexType = "int";
+  SmallVector<llvm::StringMap<std::string>> memo;
+  llvm::DenseMap<Value, unsigned> valueIds;
+  // Values substituted by a variable (the reduction's result, vector lanes).
+  llvm::DenseMap<Value, std::string> bound;
+  // Vector mode: input argument -> vector variable holding its lanes.
+  llvm::DenseMap<Value, std::string> laneVectors;
+  std::string lane; // The lane variable in vector mode.
+  // Linear mode: every index is one component, the element's linear
+  // position ("0" for single-element values).
+  bool linearMode = false;
+  bool hadError = false;
+  std::string failure_;
+};
+
+Index KernelEmitter::delinearize(const std::string &linear,
+                                 ArrayRef<int64_t> shape) {
+  Index idx;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) {
+      idx.push_back("0");
+      continue;
+    }
+    int64_t stride = strideOf(shape, d);
+    std::string e = stride == 1 ? linear
+                                : "(" + linear + ") / " + std::to_string(stride);
+    if (d > 0)
+      e = "(" + e + ") % " + std::to_string(shape[d]);
+    std::string name = fresh("d");
+    line("const " + indexType + " " + name + " = " + e + ";");
+    idx.push_back(name);
+  }
+  return idx;
+}
+
+std::string KernelEmitter::memoKey(Value v, const Index &idx) {
+  auto [it, inserted] = valueIds.try_emplace(v, valueIds.size());
+  std::string key = std::to_string(it->second) + "@";
+  for (const std::string &c : idx)
+    key += c + ",";
+  return key;
+}
+
+std::string *KernelEmitter::lookup(const std::string &key) {
+  for (auto &scope : llvm::reverse(memo)) {
+    auto it = scope.find(key);
+    if (it != scope.end())
+      return &it->second;
+  }
+  return nullptr;
+}
+
+FailureOr<std::string> KernelEmitter::loadInput(BlockArgument arg,
+                                               const Index &idx) {
+  DType t = dtypeOf(arg);
+  std::string param = "in" + std::to_string(arg.getArgNumber());
+  if (!lane.empty()) { // Vector mode: the lanes are already loaded.
+    auto it = laneVectors.find(arg);
+    if (it != laneVectors.end())
+      return loadExpr(t, it->second + ".v[" + lane + "]");
+  }
+  if (linearMode)
+    return loadExpr(t, param + "[" + (countOf(arg) == 1 ? "0" : idx[0]) + "]");
+  return loadExpr(t, param + "[" + linearize(idx, tensorType(arg).getShape()) +
+                         "]");
+}
+
+std::string KernelEmitter::emitValue(Value v, const Index &idx) {
+  auto boundIt = bound.find(v);
+  if (boundIt != bound.end())
+    return boundIt->second;
+  std::string key = memoKey(v, idx);
+  if (std::string *known = lookup(key))
+    return *known;
+  std::string expr;
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    FailureOr<std::string> load = loadInput(arg, idx);
+    expr = *load;
+  } else {
+    expr = emitOp(v.getDefiningOp(), idx);
+  }
+  if (hadError)
+    return "0";
+  std::string name = fresh("v");
+  line(std::string("const ") + computeType(dtypeOf(v)) + " " + name + " = " +
+       expr + ";");
+  memo.back()[key] = name;
+  return name;
+}
+
+/// The expression of `op`'s result at `idx`, its operands emitted at their
+/// own (mapped) indices.
+std::string KernelEmitter::emitOp(Operation *op, const Index &idx) {
+  Value result = op->getResult(0);
+  ArrayRef<int64_t> shape = tensorType(result).getShape();
+
+  if (auto constant = dyn_cast<ConstantOp>(op)) {
+    // Splats become one literal, other small constants a table in the
+    // kernel (the fusion pass only copies small constants into kernels).
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    EvalContext ctx;
+    Buffer data = dense && dense.isSplat()
+                      ? denseToBuffer(dense, /*splatAsScalar=*/true)
+                      : elementsToBuffer(constant.getValue(), ctx);
+    if (!data) {
+      hadError = true;
+      failure_ = "a constant whose data cannot be read";
+      return "0";
+    }
+    DType t = data.dtype();
+    auto literal = [&](int64_t i) -> std::string {
+      switch (t) {
+      case DType::F32:
+        return floatLiteral(data.as<float>()[i]);
+      case DType::F16:
+        return floatLiteral(halfToFloat(data.as<uint16_t>()[i]));
+      case DType::BF16:
+        return floatLiteral(bf16ToFloat(data.as<uint16_t>()[i]));
+      case DType::I1:
+        return data.as<uint8_t>()[i] ? "true" : "false";
+      case DType::I32:
+        return intLiteral(t, data.as<int32_t>()[i]);
+      case DType::I64:
+        return intLiteral(t, data.as<int64_t>()[i]);
+      }
+      return "0";
+    };
+    if (data.numElements() == 1)
+      return literal(0);
+    std::string table = fresh("c");
+    std::string values;
+    for (int64_t i = 0, e = data.numElements(); i < e; ++i)
+      values += (i ? ", " : "") + literal(i);
+    line(std::string("const ") + computeType(t) + " " + table + "[" +
+         std::to_string(data.numElements()) + "] = {" + values + "};");
+    std::string at = linearMode ? idx[0] : linearize(idx, shape);
+    return table + "[" + at + "]";
+  }
+
+  // Index arithmetic: the operand at a mapped index.
+  if (auto reshape = dyn_cast<ReshapeOp>(op)) {
+    Value in = reshape.getInput();
+    if (linearMode) // Same linear position.
+      return emitValue(in, Index(1, countOf(in) == 1 ? "0" : idx[0]));
+    if (countOf(in) == 1)
+      return emitValue(in, Index(tensorType(in).getRank(), "0"));
+    std::string lin = linearize(idx, shape);
+    return emitValue(in, delinearize(lin, tensorType(in).getShape()));
+  }
+  if (auto bcast = dyn_cast<BroadcastToOp>(op)) {
+    Value in = bcast.getInput();
+    return emitValue(in,
+                     broadcastIndex(idx, tensorType(in).getShape(), shape));
+  }
+  if (auto transpose = dyn_cast<TransposeOp>(op)) {
+    Value in = transpose.getInput();
+    Index inIdx(tensorType(in).getRank(), "0");
+    for (auto [d, p] : llvm::enumerate(transpose.getPermutation()))
+      inIdx[p] = idx[d];
+    return emitValue(in, inIdx);
+  }
+  if (auto slice = dyn_cast<SliceOp>(op)) {
+    Index inIdx;
+    for (auto [d, start, stride] :
+         llvm::enumerate(slice.getStart(), slice.getStride())) {
+      std::string e = idx[d];
+      if (shape[d] == 1)
+        e = "0";
+      if (stride != 1 && !isZero(e))
+        e = "(" + e + ") * " + std::to_string(stride);
+      if (start != 0)
+        e = isZero(e) ? std::to_string(start)
+                      : "(" + e + ") + " + std::to_string(start);
+      inIdx.push_back(e);
+    }
+    return emitValue(slice.getInput(), inIdx);
+  }
+  if (auto concat = dyn_cast<ConcatOp>(op)) {
+    // Evaluate only the operand the index falls into.
+    int64_t axis = concat.getAxis();
+    std::string result = fresh("v");
+    line(std::string(computeType(dtypeOf(concat))) + " " + result + ";");
+    int64_t offset = 0;
+    auto inputs = concat.getInputs();
+    for (auto [i, in] : llvm::enumerate(inputs)) {
+      int64_t len = tensorType(in).getDimSize(axis);
+      if (len == 0)
+        continue;
+      bool last = i + 1 == inputs.size();
+      std::string cond =
+          "(" + idx[axis] + ") < " + std::to_string(offset + len);
+      line(std::string(offset == 0 ? "if (" : "} else if (") +
+           (last ? "true" : cond) + ") {");
+      ++indent;
+      pushScope();
+      Index inIdx(idx);
+      if (offset)
+        inIdx[axis] = "(" + idx[axis] + ") - " + std::to_string(offset);
+      line(result + " = " + emitValue(in, inIdx) + ";");
+      popScope();
+      --indent;
+      offset += len;
+    }
+    line("}");
+    return result;
+  }
+
+  if (isa<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceMeanOp>(op)) {
+    hadError = true;
+    failure_ = "a reduction whose result is read at a position code "
+               "generation cannot map to its row";
+    return "0";
+  }
+  if (isa<MatmulOp, FusionOp>(op) || !op->hasTrait<fusec::OpTrait::Elementwise>()) {
+    hadError = true;
+    failure_ = "'" + op->getName().getStringRef().str() +
+               "' inside a fusion";
+    return "0";
+  }
+
+  // Elementwise: operands at their broadcast index.
+  SmallVector<std::string> operands;
+  for (Value operand : op->getOperands()) {
+    Index opIdx;
+    if (linearMode)
+      opIdx = Index(1, countOf(operand) == 1 ? "0" : idx[0]);
+    else
+      opIdx = broadcastIndex(idx, tensorType(operand).getShape(), shape);
+    operands.push_back(emitValue(operand, opIdx));
+  }
+  std::string expr = opExpression(op, operands);
+  // Values are kept in f32 and rounded once at the store, unless every
+  // operation is to round like the reference; a cast rounds regardless.
+  if (options.roundEveryOp || isa<CastOp>(op))
+    return roundTo(dtypeOf(result), expr);
+  return expr;
+}
+
+/// One entry per operation kind: the C++ expression of the result from its
+/// operands' values, in the compute type (before rounding to f16/bf16).
+std::string KernelEmitter::opExpression(Operation *op,
+                                        ArrayRef<std::string> x) {
+  DType t = dtypeOf(op->getResult(0));
+  DType in = dtypeOf(op->getOperand(op->getNumOperands() - 1));
+  bool fl = isFloat(t);
+  bool i64 = t == DType::I64;
+  auto call = [](StringRef fn, ArrayRef<std::string> args) {
+    std::string s = fn.str() + "(";
+    for (auto [i, a] : llvm::enumerate(args))
+      s += (i ? ", " : "") + a;
+    return s + ")";
+  };
+  auto intFn = [&](StringRef base) { return (base + (i64 ? "64" : "32")).str(); };
+  return llvm::TypeSwitch<Operation *, std::string>(op)
+      .Case([&](NegOp) {
+        return fl ? "(-" + x[0] + ")" : call(intFn("fusec_sub"), {"0", x[0]});
+      })
+      .Case([&](AbsOp) {
+        return fl ? call("fabsf", x[0])
+                  : "(" + x[0] + " < 0 ? " +
+                        call(intFn("fusec_sub"), {"0", x[0]}) + " : " + x[0] +
+                        ")";
+      })
+      .Case([&](ExpOp) { return call("expf", x[0]); })
+      .Case([&](LogOp) { return call("logf", x[0]); })
+      .Case([&](SqrtOp) { return call("sqrtf", x[0]); })
+      .Case([&](RsqrtOp) { return call("fusec_rsqrt", x[0]); })
+      .Case([&](ReciprocalOp) { return "(1.0f / " + x[0] + ")"; })
+      .Case([&](TanhOp) { return call("tanhf", x[0]); })
+      .Case([&](SigmoidOp) { return call("fusec_sigmoid", x[0]); })
+      .Case([&](ReluOp) {
+        return fl ? call("fusec_relu", x[0])
+                  : "(" + x[0] + " > 0 ? " + x[0] + " : 0)";
+      })
+      .Case([&](ErfOp) { return call("erff", x[0]); })
+      .Case([&](GeluOp g) {
+        return call(g.getApproximate() == GeluApproximation::tanh
+                        ? "fusec_gelu_tanh"
+                        : "fusec_gelu",
+                    x[0]);
+      })
+      .Case([&](AddOp) {
+        return fl ? "(" + x[0] + " + " + x[1] + ")"
+                  : call(intFn("fusec_add"), {x[0], x[1]});
+      })
+      .Case([&](SubOp) {
+        return fl ? "(" + x[0] + " - " + x[1] + ")"
+                  : call(intFn("fusec_sub"), {x[0], x[1]});
+      })
+      .Case([&](MulOp) {
+        return fl ? "(" + x[0] + " * " + x[1] + ")"
+                  : call(intFn("fusec_mul"), {x[0], x[1]});
+      })
+      .Case([&](DivOp) {
+        return fl ? "(" + x[0] + " / " + x[1] + ")"
+                  : call(intFn("fusec_div"), {x[0], x[1]});
+      })
+      .Case([&](MaxOp) {
+        return fl ? call("fusec_maxf", {x[0], x[1]})
+                  : "(" + x[0] + " > " + x[1] + " ? " + x[0] + " : " + x[1] +
+                        ")";
+      })
+      .Case([&](MinOp) {
+        return fl ? call("fusec_minf", {x[0], x[1]})
+                  : "(" + x[0] + " < " + x[1] + " ? " + x[0] + " : " + x[1] +
+                        ")";
+      })
+      .Case([&](PowOp) { return call("powf", {x[0], x[1]}); })
+      .Case([&](CompareOp c) {
+        const char *ops[] = {"==", "!=", "<", "<=", ">", ">="};
+        return "(" + x[0] + " " + ops[int(c.getPredicate())] + " " + x[1] +
+               ")";
+      })
+      .Case([&](SelectOp) {
+        return "(" + x[0] + " ? " + x[1] + " : " + x[2] + ")";
+      })
+      .Case([&](CastOp) -> std::string {
+        const std::string &v = x[0];
+        if (t == DType::I1)
+          return isFloat(in) ? "(" + v + " != 0.0f)" : "(" + v + " != 0)";
+        if (in == DType::I1)
+          return fl ? "(" + v + " ? 1.0f : 0.0f)"
+                    : std::string("(") + computeType(t) + ")(" + v +
+                          " ? 1 : 0)";
+        if (isFloat(in) && fl)
+          return v; // Exact in f32; rounded to t by the caller.
+        if (isFloat(in))
+          return call(t == DType::I64 ? "fusec_f2i64" : "fusec_f2i32", v);
+        if (t == DType::F32)
+          return "(float)(" + v + ")";
+        if (fl) // Integer to f16/bf16: one correct rounding.
+          return call("fusec_i64_to_f32_rto", "(fusec_i64)(" + v + ")");
+        if (t == DType::I64)
+          return "(fusec_i64)(" + v + ")";
+        return "(fusec_i32)(fusec_u32)(fusec_u64)(" + v + ")";
+      })
+      .Default([&](Operation *) {
+        hadError = true;
+        failure_ = "'" + op->getName().getStringRef().str() +
+                   "' has no CUDA emitter";
+        return std::string("0");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel shapes
+//===----------------------------------------------------------------------===//
+
+void KernelEmitter::emitSignature() {
+  std::string params;
+  for (BlockArgument arg : body.getArguments())
+    params += std::string(params.empty() ? "" : ", ") + "const " +
+              storageType(dtypeOf(arg)) + " *__restrict__ in" +
+              std::to_string(arg.getArgNumber());
+  for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues()))
+    params += std::string(params.empty() ? "" : ", ") +
+              storageType(dtypeOf(v)) + " *__restrict__ out" +
+              std::to_string(i);
+  line("extern \"C\" __global__ void FUSEC_KERNEL(" + params + ") {");
+}
+
+void KernelEmitter::emitHostEntry() {
+  // Under FUSEC_HOST the kernel runs on the CPU (fusec/Runtime/HostCuda.h)
+  // through a C entry taking its pointers as an array.
+  std::string args;
+  unsigned n = 0;
+  auto add = [&](const std::string &type) {
+    args += std::string(n ? ", " : "") + "(" + type + " *)a[" +
+            std::to_string(n) + "]";
+    ++n;
+  };
+  for (BlockArgument arg : body.getArguments())
+    add(std::string("const ") + storageType(dtypeOf(arg)));
+  for (Value v : fusion.getYield().getValues())
+    add(storageType(dtypeOf(v)));
+  line("#ifdef FUSEC_HOST");
+  line("static void FUSEC_KERNEL_trampoline(void *p) {");
+  line("  void **a = (void **)p;");
+  line("  FUSEC_KERNEL(" + args + ");");
+  line("}");
+  line("extern \"C\" void FUSEC_KERNEL_host(unsigned grid, unsigned block, "
+       "void **args) {");
+  line("  fusec_host::launch(grid, block, &FUSEC_KERNEL_trampoline, args);");
+  line("}");
+  line("#endif");
+}
+
+/// Every value is read at the element's own linear position or is a
+/// single element: the kernel can work on linear positions (and vectors).
+bool KernelEmitter::isLinear() {
+  int64_t n = countOf(fusion.getYield().getValues().front());
+  for (Value v : fusion.getYield().getValues())
+    if (countOf(v) != n)
+      return false;
+  for (Operation &op : body.without_terminator()) {
+    if (isa<ConstantOp>(op)) {
+      int64_t c = countOf(op.getResult(0));
+      if (c != 1 && c != n)
+        return false;
+      continue;
+    }
+    if (!op.hasTrait<fusec::OpTrait::Elementwise>() && !isa<ReshapeOp>(op))
+      return false;
+    int64_t r = countOf(op.getResult(0));
+    for (Value operand : op.getOperands()) {
+      int64_t c = countOf(operand);
+      if (c != r && c != 1)
+        return false;
+    }
+    if (r != n && r != 1)
+      return false;
+  }
+  for (BlockArgument arg : body.getArguments())
+    if (countOf(arg) != n && countOf(arg) != 1)
+      return false;
+  return true;
+}
+
+LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
+  ValueRange outputs = fusion.getYield().getValues();
+  int64_t n = countOf(outputs.front());
+  // 16 bytes per access for the widest element involved.
+  size_t widest = 1;
+  for (BlockArgument arg : body.getArguments())
+    if (countOf(arg) == n)
+      widest = std::max(widest, dtypeSize(dtypeOf(arg)));
+  for (Value v : outputs)
+    widest = std::max(widest, dtypeSize(dtypeOf(v)));
+  int64_t vec = std::max<int64_t>(1, 16 / widest);
+  if (n < vec * 4)
+    vec = 1; // Tiny kernels: not worth a vector loop.
+  k.kind = rt::KernelKind::Elementwise;
+  k.work = n;
+  k.vectorWidth = vec;
+  k.blockSize = target.elementwiseBlock;
+  k.gridSize = target.gridFor(n, int64_t(k.blockSize) * vec);
+  linearMode = true;
+
+  emitSignature();
+  ++indent;
+  line("const " + indexType + " n = " + std::to_string(n) + ";");
+  line("const " + indexType + " first = (" + indexType +
+       ")blockIdx.x * blockDim.x + threadIdx.x;");
+  line("const " + indexType + " step = (" + indexType +
+       ")gridDim.x * blockDim.x;");
+  auto storeOutputs = [&](const Index &idx, StringRef at) {
+    for (auto [i, v] : llvm::enumerate(outputs))
+      line("out" + std::to_string(i) + "[" + at.str() +
+           "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+  };
+  if (vec > 1) {
+    // Vector loop: each thread handles `vec` consecutive elements.
+    line("const " + indexType + " vectors = n / " + std::to_string(vec) + ";");
+    line("for (" + indexType + " w = first; w < vectors; w += step) {");
+    ++indent;
+    pushScope();
+    for (BlockArgument arg : body.getArguments()) {
+      if (countOf(arg) != n)
+        continue;
+      std::string vecType = std::string("fusec_vec<") +
+                            storageType(dtypeOf(arg)) + ", " +
+                            std::to_string(vec) + ">";
+      std::string name = "x" + std::to_string(arg.getArgNumber());
+      line("const " + vecType + " " + name + " = reinterpret_cast<const " +
+           vecType + " *>(in" + std::to_string(arg.getArgNumber()) +
+           ")[w];");
+      laneVectors[arg] = name;
+    }
+    for (auto [i, v] : llvm::enumerate(outputs))
+      line(std::string("fusec_vec<") + storageType(dtypeOf(v)) + ", " +
+           std::to_string(vec) + "> y" + std::to_string(i) + ";");
+    line("#pragma unroll");
+    line("for (int l = 0; l < " + std::to_string(vec) + "; ++l) {");
+    ++indent;
+    pushScope();
+    lane = "l";
+    line("const " + indexType + " i = w * " + std::to_string(vec) + " + l;");
+    for (auto [i, v] : llvm::enumerate(outputs))
+      line("y" + std::to_string(i) + ".v[l] = " +
+           storeExpr(dtypeOf(v), emitValue(v, Index(1, "i"))) + ";");
+    lane.clear();
+    laneVectors.clear();
+    popScope();
+    --indent;
+    line("}");
+    for (auto [i, v] : llvm::enumerate(outputs))
+      line(std::string("reinterpret_cast<fusec_vec<") + storageType(dtypeOf(v)) +
+           ", " + std::to_string(vec) + "> *>(out" + std::to_string(i) +
+           ")[w] = y" + std::to_string(i) + ";");
+    popScope();
+    --indent;
+    line("}");
+    // Scalar tail.
+    line("for (" + indexType + " i = vectors * " + std::to_string(vec) +
+         " + first; i < n; i += step) {");
+  } else {
+    line("for (" + indexType + " i = first; i < n; i += step) {");
+  }
+  ++indent;
+  pushScope();
+  // In linear mode a value of n elements is at position i, a single
+  // element at 0: index vectors of one component.
+  storeOutputs(Index(1, "i"), "i");
+  popScope();
+  --indent;
+  line("}");
+  --indent;
+  line("}");
+  return success();
+}
+
+LogicalResult KernelEmitter::emitElementwise(KernelSource &k) {
+  ValueRange outputs = fusion.getYield().getValues();
+  int64_t n = 0;
+  for (Value v : outputs)
+    n = std::max(n, countOf(v));
+  k.kind = rt::KernelKind::Elementwise;
+  k.work = n;
+  k.vectorWidth = 1;
+  k.blockSize = target.elementwiseBlock;
+  k.gridSize = target.gridFor(n, k.blockSize);
+  emitSignature();
+  ++indent;
+  // One grid-stride loop per distinct result size (usually one).
+  emitGridStrideOutputs([](Value) { return true; });
+  --indent;
+  line("}");
+  return success();
+}
+
+void KernelEmitter::emitGridStrideOutputs(
+    llvm::function_ref<bool(Value)> include) {
+  ValueRange outputs = fusion.getYield().getValues();
+  SmallVector<int64_t> counts;
+  for (Value v : outputs)
+    if (include(v) && !llvm::is_contained(counts, countOf(v)))
+      counts.push_back(countOf(v));
+  for (int64_t count : counts) {
+    line("for (" + indexType + " i = (" + indexType +
+         ")blockIdx.x * blockDim.x + threadIdx.x; i < " +
+         std::to_string(count) + "; i += (" + indexType +
+         ")gridDim.x * blockDim.x) {");
+    ++indent;
+    pushScope();
+    for (auto [i, v] : llvm::enumerate(outputs)) {
+      if (!include(v) || countOf(v) != count)
+        continue;
+      Index idx = delinearize("i", tensorType(v).getShape());
+      line("out" + std::to_string(i) +
+           "[i] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+    }
+    popScope();
+    --indent;
+    line("}");
+  }
+}
+
+/// Whether broadcasting `from` to `to` keeps rows: the leading dimensions
+/// of `to` whose product is `rows` are not broadcast, so that element p of
+/// `to` reads row p / (|to| / rows) of `from`, as element q of `from` is in
+/// row q / (|from| / rows).
+static bool broadcastKeepsRows(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                               int64_t rows) {
+  size_t offset = to.size() - from.size();
+  int64_t product = 1;
+  for (size_t d = 0; d < to.size(); ++d) {
+    if (product == rows)
+      return true;
+    int64_t f = d < offset ? 1 : from[d - offset];
+    if (f != to[d])
+      return false;
+    product *= to[d];
+  }
+  return product == rows;
+}
+
+/// The kernel of a reduction substitutes the reduced value of the row being
+/// computed wherever the reduction's result is read: proves that every
+/// read is of that row. A value depending on the result is "row-aligned"
+/// when its element p belongs to row p / (its size / rows); reshapes keep
+/// that, elementwise operations and broadcasts keep it when they do not
+/// broadcast across rows (broadcastKeepsRows); anything else is refused.
+LogicalResult KernelEmitter::checkRowAligned(Operation *reduce, int64_t rows,
+                                             bool rowReduction) {
+  if (rows == 0)
+    return success();
+  llvm::DenseSet<Value> dependent;
+  dependent.insert(reduce->getResult(0));
+  for (Operation *op = reduce->getNextNode(); op && op != fusion.getYield();
+       op = op->getNextNode()) {
+    if (llvm::none_of(op->getOperands(),
+                      [&](Value v) { return dependent.contains(v); }))
+      continue;
+    Value result = op->getResult(0);
+    ArrayRef<int64_t> shape = tensorType(result).getShape();
+    if (countOf(result) % rows != 0)
+      return fail("the reduction's result is read across rows");
+    if (!isa<ReshapeOp>(op)) {
+      if (!op->hasTrait<fusec::OpTrait::Elementwise>() &&
+          !isa<BroadcastToOp>(op))
+        return fail("the reduction's result is read through '" +
+                    op->getName().getStringRef() + "'");
+      for (Value operand : op->getOperands())
+        if (dependent.contains(operand) &&
+            !broadcastKeepsRows(tensorType(operand).getShape(), shape, rows))
+          return fail("the reduction's result is broadcast across rows");
+    }
+    dependent.insert(result);
+  }
+  for (Value v : fusion.getYield().getValues())
+    if (dependent.contains(v) && countOf(v) != rows &&
+        (!rowReduction || countOf(v) != countOf(reduce->getOperand(0))))
+      return fail("a result of another size than the reduction's depends "
+                  "on it");
+  return success();
+}
+
+LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
+  Value input = reduce->getOperand(0);
+  Value reduced = reduce->getResult(0);
+  ArrayRef<int64_t> inShape = tensorType(input).getShape();
+  ArrayRef<int64_t> axes =
+      reduce->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  int64_t rows = countOf(reduced);
+  int64_t elements = countOf(input);
+  int64_t length = rows ? elements / rows : 0;
+  SmallVector<int64_t> kept, red;
+  for (int64_t d = 0; d < int64_t(inShape.size()); ++d)
+    (llvm::is_contained(axes, d) ? red : kept).push_back(inShape[d]);
+  bool rowReduction = true;
+  for (auto [i, a] : llvm::enumerate(axes))
+    rowReduction &= a == int64_t(inShape.size() - axes.size() + i);
+
+  // Outputs: per row (the reduction's size), per element (its input's),
+  // other sizes (not depending on the reduction) in loops of their own.
+  ValueRange outputs = fusion.getYield().getValues();
+  if (failed(checkRowAligned(reduce, rows, rowReduction)))
+    return failure();
+  auto isOther = [&](Value v) {
+    return countOf(v) != rows && countOf(v) != elements;
+  };
+
+  DType t = dtypeOf(input);
+  bool fl = isFloat(t);
+  bool sum = isa<ReduceSumOp, ReduceMeanOp>(reduce);
+  bool isMax = isa<ReduceMaxOp>(reduce);
+  std::string acc = fl ? (sum ? "double" : "float")
+                       : (sum ? "fusec_u64" : "fusec_i64");
+  std::string init;
+  if (fl)
+    init = sum ? "-0.0" : (isMax ? "fusec_u2f(0xff800000u)"
+                                 : "fusec_u2f(0x7f800000u)");
+  else if (sum)
+    init = "0ull";
+  else if (t == DType::I32)
+    init = isMax ? "(fusec_i64)(-2147483647 - 1)" : "(fusec_i64)2147483647";
+  else
+    init = isMax ? "(fusec_i64)0x8000000000000000ull"
+                 : "(fusec_i64)0x7fffffffffffffffll";
+  auto combine = [&](const std::string &a, const std::string &b) {
+    if (sum)
+      return "(" + a + " + " + b + ")";
+    if (fl)
+      return std::string(isMax ? "fusec_maxf(" : "fusec_minf(") + a + ", " +
+             b + ")";
+    return "(" + a + (isMax ? " > " : " < ") + b + " ? " + a + " : " + b +
+           ")";
+  };
+  auto widen = [&](const std::string &v) {
+    if (!sum)
+      return fl ? v : "(fusec_i64)(" + v + ")";
+    return fl ? "(double)(" + v + ")" : "(fusec_u64)(fusec_i64)(" + v + ")";
+  };
+  // The reduced value, rounded to the element type as the reference does.
+  auto finish = [&](const std::string &a) -> std::string {
+    if (!fl)
+      return std::string("(") + computeType(t) + ")(" + a + ")";
+    std::string d = a;
+    if (isa<ReduceMeanOp>(reduce))
+      d = "(" + a + " / " + std::to_string(length) + ".0)";
+    else if (sum && length == 0)
+      d = "0.0"; // The empty sum is +0.
+    if (!sum)
+      return d; // max/min: already an f32 value of the element type.
+    if (t == DType::F32 || !options.roundEveryOp)
+      return "(float)" + d;
+    return roundTo(t, "fusec_d2f_rto(" + d + ")");
+  };
+
+  emitSignature();
+  ++indent;
+  // Writes the outputs of `count` elements at position `linear` in one
+  // scope (values they share are computed once); `inputAt`, if given, is
+  // the same position as an index of the reduction's input, used for
+  // outputs of the input's shape instead of dividing `linear` again.
+  auto emitOutputsAt = [&](int64_t count, const std::string &linear,
+                           bool guardFirstThread,
+                           const Index *inputAt = nullptr) {
+    if (llvm::none_of(outputs, [&](Value v) { return countOf(v) == count; }))
+      return;
+    line(guardFirstThread ? "if (threadIdx.x == 0) {" : "{");
+    ++indent;
+    pushScope();
+    for (auto [i, v] : llvm::enumerate(outputs)) {
+      if (countOf(v) != count)
+        continue;
+      ArrayRef<int64_t> shape = tensorType(v).getShape();
+      Index idx = inputAt && shape == inShape ? *inputAt
+                                              : delinearize(linear, shape);
+      line("out" + std::to_string(i) + "[" + linear +
+           "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+    }
+    popScope();
+    --indent;
+    line("}");
+  };
+  // Position of input element (row, j) in the input, as index components.
+  auto inputIndex = [&](const std::string &row, const std::string &j) {
+    Index rowIdx = delinearize(row, kept);
+    Index redIdx = delinearize(j, red);
+    Index idx;
+    size_t r = 0, q = 0;
+    for (int64_t d = 0; d < int64_t(inShape.size()); ++d)
+      idx.push_back(llvm::is_contained(axes, d) ? redIdx[q++] : rowIdx[r++]);
+    return idx;
+  };
+
+  if (rowReduction) {
+    // One block per row: a strided pass over the row, a warp-shuffle and
+    // shared-memory combine, then the epilogue over the row.
+    uint32_t block = 32;
+    while (block < uint32_t(target.reductionBlock) && block < length)
+      block *= 2;
+    k.kind = rt::KernelKind::RowReduction;
+    k.work = rows;
+    k.rowLength = length;
+    k.blockSize = block;
+    k.gridSize = target.gridFor(rows, 1);
+    line("__shared__ " + acc + " partial[32];");
+    line("for (" + indexType + " row = blockIdx.x; row < " +
+         std::to_string(rows) + "; row += gridDim.x) {");
+    ++indent;
+    line(acc + " acc = " + init + ";");
+    line("for (" + indexType + " j = threadIdx.x; j < " +
+         std::to_string(length) + "; j += blockDim.x) {");
+    ++indent;
+    pushScope();
+    std::string x = emitValue(input, inputIndex("row", "j"));
+    line("acc = " + combine("acc", widen(x)) + ";");
+    popScope();
+    --indent;
+    line("}");
+    line("for (int offset = 16; offset > 0; offset >>= 1) {");
+    line("  const " + acc + " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
+    line("  acc = " + combine("acc", "other") + ";");
+    line("}");
+    line("if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = acc;");
+    line("__syncthreads();");
+    line("if (threadIdx.x < 32) {");
+    line("  acc = threadIdx.x < (blockDim.x >> 5) ? partial[threadIdx.x] : " +
+         init + ";");
+    line("  for (int offset = 16; offset > 0; offset >>= 1) {");
+    line("    const " + acc + " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
+    line("    acc = " + combine("acc", "other") + ";");
+    line("  }");
+    line("  if (threadIdx.x == 0) partial[0] = acc;");
+    line("}");
+    line("__syncthreads();");
+    line(std::string("const ") + computeType(t) + " reduced = " +
+         finish("partial[0]") + ";");
+    line("__syncthreads();");
+    bound[reduced] = "reduced";
+    emitOutputsAt(rows, "row", /*guardFirstThread=*/true);
+    if (elements != rows &&
+        llvm::any_of(outputs, [&](Value v) { return countOf(v) == elements; })) {
+      line("for (" + indexType + " j = threadIdx.x; j < " +
+           std::to_string(length) + "; j += blockDim.x) {");
+      ++indent;
+      line("const " + indexType + " e = row * " + std::to_string(length) +
+           " + j;");
+      Index at = inputIndex("row", "j");
+      emitOutputsAt(elements, "e", /*guardFirstThread=*/false, &at);
+      --indent;
+      line("}");
+    }
+    bound.erase(reduced);
+    --indent;
+    line("}");
+  } else {
+    // One thread per output, reducing in row-major order of the reduced
+    // elements, as the reference does.
+    k.kind = rt::KernelKind::Reduction;
+    k.work = rows;
+    k.rowLength = length;
+    k.blockSize = target.elementwiseBlock;
+    k.gridSize = target.gridFor(rows, k.blockSize);
+    line("for (" + indexType + " row = (" + indexType +
+         ")blockIdx.x * blockDim.x + threadIdx.x; row < " +
+         std::to_string(rows) + "; row += (" + indexType +
+         ")gridDim.x * blockDim.x) {");
+    ++indent;
+    line(acc + " acc = " + init + ";");
+    line("for (" + indexType + " j = 0; j < " + std::to_string(length) +
+         "; ++j) {");
+    ++indent;
+    pushScope();
+    Index idx = inputIndex("row", "j");
+    std::string x = emitValue(input, idx);
+    line("acc = " + combine("acc", widen(x)) + ";");
+    // Results of the input's size are written as their elements go by.
+    for (auto [i, v] : llvm::enumerate(outputs)) {
+      if (countOf(v) != elements || countOf(v) == rows)
+        continue;
+      std::string e = linearize(idx, inShape);
+      Index vIdx = delinearize(e, tensorType(v).getShape());
+      line("out" + std::to_string(i) + "[" + e +
+           "] = " + storeExpr(dtypeOf(v), emitValue(v, vIdx)) + ";");
+    }
+    popScope();
+    --indent;
+    line("}");
+    line(std::string("const ") + computeType(t) + " reduced = " +
+         finish("acc") + ";");
+    bound[reduced] = "reduced";
+    emitOutputsAt(rows, "row", /*guardFirstThread=*/false);
+    bound.erase(reduced);
+    --indent;
+    line("}");
+  }
+  emitGridStrideOutputs(isOther);
+  --indent;
+  line("}");
+  return success();
+}
+
+FailureOr<KernelSource> KernelEmitter::run() {
+  // Index arithmetic in 32 bits when every tensor of the kernel allows it.
+  int64_t largest = 0;
+  auto note = [&](Value v) { largest = std::max(largest, countOf(v)); };
+  for (BlockArgument arg : body.getArguments())
+    note(arg);
+  for (Operation &op : body)
+    for (Value r : op.getResults())
+      note(r);
+  indexType = largest < (int64_t(1) << 31) - 4096 ? "int" : "fusec_i64";
+
+  ValueRange outputs = fusion.getYield().getValues();
+  if (outputs.empty())
+    return fail("it has no results");
+  SmallVector<Operation *> reductions;
+  for (Operation &op : body.without_terminator()) {
+    if (!isa<FusecDialect>(op.getDialect()) || isa<FusionOp, MatmulOp>(op))
+      return fail("'" + op.getName().getStringRef() + "' inside a fusion");
+    if (isa<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceMeanOp>(op))
+      reductions.push_back(&op);
+  }
+  if (reductions.size() > 1)
+    return fail("it holds more than one reduction");
+
+  KernelSource k;
+  pushScope();
+  LogicalResult result =
+      !reductions.empty() ? emitReduction(k, reductions.front())
+      : isLinear()        ? emitLinearElementwise(k)
+                          : emitElementwise(k);
+  if (failed(result))
+    return failure();
+  if (hadError)
+    return fail(failure_);
+  emitHostEntry();
+
+  removeUnusedDeclarations(text);
+  // The name is a hash of the code: identical fusions share a kernel.
+  std::string hash = KernelCache::hashKey(text).substr(0, 16);
+  k.name = "fusec_" + hash;
+  size_t at;
+  while ((at = text.find("FUSEC_KERNEL")) != std::string::npos)
+    text.replace(at, strlen("FUSEC_KERNEL"), k.name);
+  k.body = "// " + k.name + ": " +
+           std::to_string(body.getOperations().size() - 1) +
+           " operations\n" + text;
+  return k;
+}
+
+} // namespace
+
+FailureOr<KernelSource> fusec::emitKernel(FusionOp fusion,
+                                          const TargetInfo &target,
+                                          const CodegenOptions &options) {
+  return KernelEmitter(fusion, target, options).run();
+}

@@ -1,0 +1,961 @@
+//===- Executable.cpp - The fusec executable artifact ---------------------===//
+//
+// The .fsx format (docs/executable-format.md): a line-oriented ASCII header
+// that describes everything except the bulky data, then the payload: the PTX
+// texts and the constants' bytes, back to back, each referenced from the
+// header by offset and length. Only the canonical encoding is accepted (one
+// space between fields, decimal integers without leading zeros or '+', one
+// escape for each byte), so serializing a parsed file gives back its bytes.
+//
+// The parser trusts nothing: it reads through a cursor that reports the end
+// of the input as truncation, checks every count against the bytes left
+// before storing records, and every offset and length against the payload
+// before copying. Then the whole executable is validated (validate below).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Runtime/Executable.h"
+
+#include "fusec/Support/Buffer.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+using namespace fusec;
+using namespace fusec::rt;
+
+const char *fusec::rt::bufferKindName(BufferKind kind) {
+  switch (kind) {
+  case BufferKind::Input:
+    return "input";
+  case BufferKind::Constant:
+    return "constant";
+  case BufferKind::Temp:
+    return "temp";
+  case BufferKind::Alias:
+    return "alias";
+  }
+  return "invalid";
+}
+
+const char *fusec::rt::kernelKindName(KernelKind kind) {
+  switch (kind) {
+  case KernelKind::Elementwise:
+    return "elementwise";
+  case KernelKind::RowReduction:
+    return "row-reduction";
+  case KernelKind::Reduction:
+    return "reduction";
+  }
+  return "invalid";
+}
+
+namespace {
+
+/// The first line is "fusec-executable <version>\n" in every version.
+constexpr std::string_view kMagic = "fusec-executable ";
+
+/// A lower bound on the bytes of one record line ("ptx 0 offset 0 length 0",
+/// "step 0 matmul ..."): a declared count larger than the bytes left divided
+/// by this cannot be true, and is refused before any record is read.
+constexpr size_t kMinRecordBytes = 8;
+
+constexpr uint32_t kMaxBlockSize = 1024;
+
+const char kHexDigits[] = "0123456789abcdef";
+
+//===----------------------------------------------------------------------===//
+// Writing
+//===----------------------------------------------------------------------===//
+
+/// Appends `s` in double quotes: printable ASCII as itself, except '"' and
+/// '\' which are escaped with a backslash; every other byte as \xHH.
+void appendQuoted(std::string &out, std::string_view s) {
+  out += '"';
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      out += "\\x";
+      out += kHexDigits[c >> 4];
+      out += kHexDigits[c & 15];
+    }
+  }
+  out += '"';
+}
+
+std::string quoted(std::string_view s) {
+  std::string out;
+  appendQuoted(out, s);
+  return out;
+}
+
+/// "[2,3,4]", "[]".
+std::string formatList(const std::vector<int64_t> &v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i)
+      s += ',';
+    s += std::to_string(v[i]);
+  }
+  s += ']';
+  return s;
+}
+
+//===----------------------------------------------------------------------===//
+// Reading the header
+//===----------------------------------------------------------------------===//
+
+/// A cursor over the file that parses the header's tokens. Every method
+/// returns false with `error` set on failure; running into the end of the
+/// input is always reported as truncation, and each token is complete
+/// (followed by a delimiter) before any check of its value, so that a prefix
+/// of a valid file is never reported as anything but truncated.
+class HeaderReader {
+public:
+  HeaderReader(std::string_view bytes, std::string &error)
+      : bytes(bytes), error(error) {}
+
+  size_t position() const { return pos; }
+  size_t remaining() const { return bytes.size() - pos; }
+
+  bool fail(const std::string &what) {
+    error = "invalid .fsx file: line " + std::to_string(line) + ": " + what;
+    return false;
+  }
+
+  bool truncated() {
+    error = "truncated .fsx file: the header breaks off in line " +
+            std::to_string(line);
+    return false;
+  }
+
+  /// Consumes exactly `text` (keywords with their separating spaces, "\n").
+  bool literal(std::string_view text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+      if (pos + i >= bytes.size())
+        return truncated();
+      if (bytes[pos + i] != text[i])
+        return fail("expected " + quoted(text) + ", found " + found());
+    }
+    pos += text.size();
+    if (!text.empty() && text.back() == '\n')
+      ++line;
+    return true;
+  }
+
+  /// A decimal int64: "0", or an optional '-' and digits without a leading
+  /// zero.
+  bool integer(int64_t &out, const std::string &what) {
+    size_t start = pos;
+    bool negative = false;
+    if (pos < bytes.size() && bytes[pos] == '-') {
+      negative = true;
+      ++pos;
+    }
+    uint64_t magnitude = 0;
+    bool overflow = false;
+    size_t digits = 0;
+    while (pos < bytes.size() && bytes[pos] >= '0' && bytes[pos] <= '9') {
+      if (__builtin_mul_overflow(magnitude, uint64_t(10), &magnitude) ||
+          __builtin_add_overflow(magnitude, uint64_t(bytes[pos] - '0'),
+                                 &magnitude))
+        overflow = true;
+      ++pos;
+      ++digits;
+    }
+    // Every integer is followed by a delimiter.
+    if (pos >= bytes.size())
+      return truncated();
+    std::string text(bytes.substr(start, std::min<size_t>(pos - start, 24)));
+    if (pos - start > 24)
+      text += "...";
+    if (digits == 0) {
+      pos = start;
+      return fail("expected " + what + ", found " + found());
+    }
+    if ((digits > 1 && bytes[start + negative] == '0') ||
+        (negative && magnitude == 0)) {
+      pos = start;
+      return fail(what + " " + text +
+                  " is not in canonical form (no leading zeros, no -0)");
+    }
+    uint64_t limit = negative ? uint64_t(1) << 63 : uint64_t(INT64_MAX);
+    if (overflow || magnitude > limit) {
+      pos = start;
+      return fail(what + " " + text + " is out of the range of int64");
+    }
+    out = negative ? int64_t(0 - magnitude) : int64_t(magnitude);
+    return true;
+  }
+
+  /// A record's own index, which must be its position in its section.
+  bool recordIndex(const char *keyword, size_t expected) {
+    int64_t v;
+    if (!integer(v, std::string(keyword) + " index"))
+      return false;
+    if (v < 0 || uint64_t(v) != expected)
+      return fail("expected " + std::string(keyword) + " " +
+                  std::to_string(expected) + ", found " + keyword + " " +
+                  std::to_string(v));
+    return true;
+  }
+
+  /// The number of records of a section, then its end of line; the count
+  /// must fit in the bytes left.
+  bool count(const char *section, size_t &out) {
+    int64_t v;
+    if (!integer(v, std::string("number of ") + section))
+      return false;
+    if (v < 0)
+      return fail("negative number of " + std::string(section) + " " +
+                  std::to_string(v));
+    size_t countLine = line;
+    if (!literal("\n"))
+      return false;
+    // A file cut short and a header that lies look the same: either way the
+    // records are not there.
+    if (uint64_t(v) > remaining() / kMinRecordBytes) {
+      error = "truncated .fsx file: line " + std::to_string(countLine) +
+              " declares " + std::to_string(v) + " " + section +
+              ", more than the remaining " + std::to_string(remaining()) +
+              " bytes of the file can hold";
+      return false;
+    }
+    out = size_t(v);
+    return true;
+  }
+
+  /// A word of [a-z0-9-] (a kind or dtype name), ended by a space.
+  bool word(std::string &out, const char *what) {
+    size_t start = pos;
+    while (pos < bytes.size() &&
+           ((bytes[pos] >= 'a' && bytes[pos] <= 'z') ||
+            (bytes[pos] >= '0' && bytes[pos] <= '9') || bytes[pos] == '-'))
+      ++pos;
+    if (pos >= bytes.size())
+      return truncated();
+    if (pos == start)
+      return fail(std::string("expected ") + what + ", found " + found());
+    out = std::string(bytes.substr(start, pos - start));
+    return true;
+  }
+
+  /// A quoted string in the canonical escaping of appendQuoted.
+  bool string(std::string &out) {
+    if (!literal("\""))
+      return false;
+    out.clear();
+    while (true) {
+      if (pos >= bytes.size())
+        return truncated();
+      auto c = static_cast<unsigned char>(bytes[pos]);
+      if (c == '"') {
+        ++pos;
+        return true;
+      }
+      if (c < 0x20 || c >= 0x7f)
+        return fail("byte " + hexByte(c) +
+                    " in a string must be written as \\x" + hexByte(c, false));
+      if (c != '\\') {
+        out += char(c);
+        ++pos;
+        continue;
+      }
+      if (pos + 1 >= bytes.size())
+        return truncated();
+      char e = bytes[pos + 1];
+      if (e == '"' || e == '\\') {
+        out += e;
+        pos += 2;
+        continue;
+      }
+      if (e != 'x')
+        return fail("unknown escape " + quoted(bytes.substr(pos, 2)) +
+                    " in a string (only \\\" \\\\ and \\xHH)");
+      if (pos + 3 >= bytes.size())
+        return truncated();
+      int hi = hexValue(bytes[pos + 2]), lo = hexValue(bytes[pos + 3]);
+      if (hi < 0 || lo < 0)
+        return fail("escape " + quoted(bytes.substr(pos, 4)) +
+                    " needs two lowercase hex digits");
+      auto v = static_cast<unsigned char>(hi * 16 + lo);
+      if (v >= 0x20 && v < 0x7f)
+        return fail("escape " + quoted(bytes.substr(pos, 4)) +
+                    " of a printable character (write it as itself, or \\\" "
+                    "and \\\\)");
+      out += char(v);
+      pos += 4;
+    }
+  }
+
+  /// "[a,b,c]" or "[]".
+  bool list(std::vector<int64_t> &out, const std::string &what) {
+    if (!literal("["))
+      return false;
+    out.clear();
+    if (pos < bytes.size() && bytes[pos] == ']') {
+      ++pos;
+      return true;
+    }
+    while (true) {
+      int64_t v;
+      if (!integer(v, what))
+        return false;
+      out.push_back(v);
+      if (bytes[pos] == ']') { // integer() saw a byte after the digits.
+        ++pos;
+        return true;
+      }
+      if (!literal(","))
+        return false;
+    }
+  }
+
+private:
+  std::string_view bytes;
+  std::string &error;
+  size_t pos = 0;
+  size_t line = 1;
+
+  /// The text at the cursor, quoted for a message: the rest of the line, at
+  /// most 24 bytes (or the newline itself).
+  std::string found() const {
+    size_t end = pos;
+    while (end < bytes.size() && end - pos < 24 && bytes[end] != '\n')
+      ++end;
+    if (end == pos && end < bytes.size())
+      ++end;
+    return quoted(bytes.substr(pos, end - pos));
+  }
+
+  static int hexValue(char c) {
+    if (c >= '0' && c <= '9')
+      return c - '0';
+    if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+    return -1;
+  }
+
+  static std::string hexByte(unsigned char c, bool prefix = true) {
+    std::string s = prefix ? "0x" : "";
+    s += kHexDigits[c >> 4];
+    s += kHexDigits[c & 15];
+    return s;
+  }
+};
+
+/// Where one payload (a PTX text or a constant) lies in the payload.
+struct Extent {
+  int64_t offset = 0, length = 0;
+};
+
+bool parseExtent(HeaderReader &r, const char *keyword, size_t i, Extent &e) {
+  return r.literal(std::string(keyword) + " ") && r.recordIndex(keyword, i) &&
+         r.literal(" offset ") && r.integer(e.offset, "offset") &&
+         r.literal(" length ") && r.integer(e.length, "length") &&
+         r.literal("\n");
+}
+
+bool parseBuffer(HeaderReader &r, size_t i, BufferDesc &b) {
+  if (!r.literal("buffer ") || !r.recordIndex("buffer", i) || !r.literal(" "))
+    return false;
+  std::string kind;
+  if (!r.word(kind, "a buffer kind"))
+    return false;
+  if (kind == "input")
+    b.kind = BufferKind::Input;
+  else if (kind == "constant")
+    b.kind = BufferKind::Constant;
+  else if (kind == "temp")
+    b.kind = BufferKind::Temp;
+  else if (kind == "alias")
+    b.kind = BufferKind::Alias;
+  else
+    return r.fail("unknown buffer kind " + quoted(kind) +
+                  " (expected input, constant, temp or alias)");
+  b.index = -1;
+  if (b.kind != BufferKind::Temp &&
+      (!r.literal(" ") || !r.integer(b.index, kind + " index")))
+    return false;
+  std::string dtype;
+  if (!r.literal(" ") || !r.word(dtype, "a dtype"))
+    return false;
+  std::optional<DType> type = parseDType(dtype);
+  if (!type)
+    return r.fail("unknown dtype " + quoted(dtype) +
+                  " (expected f32, f16, bf16, i1, i32 or i64)");
+  b.dtype = *type;
+  return r.literal(" ") && r.list(b.shape, "dimension") && r.literal(" ") &&
+         r.string(b.name) && r.literal("\n");
+}
+
+bool parseKernel(HeaderReader &r, size_t i, KernelDesc &k) {
+  if (!r.literal("kernel ") || !r.recordIndex("kernel", i) || !r.literal(" "))
+    return false;
+  std::string kind;
+  if (!r.word(kind, "a kernel kind"))
+    return false;
+  if (kind == "elementwise")
+    k.kind = KernelKind::Elementwise;
+  else if (kind == "row-reduction")
+    k.kind = KernelKind::RowReduction;
+  else if (kind == "reduction")
+    k.kind = KernelKind::Reduction;
+  else
+    return r.fail("unknown kernel kind " + quoted(kind) +
+                  " (expected elementwise, row-reduction or reduction)");
+  return r.literal(" work ") && r.integer(k.work, "work") &&
+         r.literal(" row-length ") && r.integer(k.rowLength, "row length") &&
+         r.literal(" vector-width ") &&
+         r.integer(k.vectorWidth, "vector width") && r.literal(" ptx ") &&
+         r.integer(k.ptxIndex, "ptx index") && r.literal(" ") &&
+         r.string(k.name) && r.literal("\n");
+}
+
+bool parseUInt32(HeaderReader &r, uint32_t &out, const char *what) {
+  int64_t v;
+  if (!r.integer(v, what))
+    return false;
+  if (v < 0 || v > int64_t(UINT32_MAX))
+    return r.fail(std::string(what) + " " + std::to_string(v) +
+                  " is out of the range of uint32");
+  out = uint32_t(v);
+  return true;
+}
+
+bool parseStep(HeaderReader &r, size_t i, Step &s) {
+  if (!r.literal("step ") || !r.recordIndex("step", i) || !r.literal(" "))
+    return false;
+  std::string kind;
+  if (!r.word(kind, "a step kind"))
+    return false;
+  if (kind == "launch") {
+    s.kind = Step::Kind::Launch;
+    LaunchStep &l = s.launch;
+    return r.literal(" kernel ") && r.integer(l.kernel, "kernel index") &&
+           r.literal(" grid ") && parseUInt32(r, l.gridSize, "grid size") &&
+           r.literal(" block ") && parseUInt32(r, l.blockSize, "block size") &&
+           r.literal(" args ") && r.list(l.args, "argument") && r.literal("\n");
+  }
+  if (kind == "matmul") {
+    s.kind = Step::Kind::Matmul;
+    MatmulStep &m = s.matmul;
+    return r.literal(" a ") && r.integer(m.a, "buffer index") &&
+           r.literal(" b ") && r.integer(m.b, "buffer index") &&
+           r.literal(" c ") && r.integer(m.c, "buffer index") &&
+           r.literal("\n");
+  }
+  return r.fail("unknown step kind " + quoted(kind) +
+                " (expected launch or matmul)");
+}
+
+bool parsePtxExtent(HeaderReader &r, size_t i, Extent &e) {
+  return parseExtent(r, "ptx", i, e);
+}
+
+bool parseConstantExtent(HeaderReader &r, size_t i, Extent &e) {
+  return parseExtent(r, "constant", i, e);
+}
+
+/// Reads `n` records, appending each once it is read: memory follows the
+/// records present in the file, not the count its header declares.
+template <typename T>
+bool parseRecords(HeaderReader &r, size_t n, std::vector<T> &out,
+                  bool (*parseOne)(HeaderReader &, size_t, T &)) {
+  for (size_t i = 0; i < n; ++i) {
+    T record;
+    if (!parseOne(r, i, record))
+      return false;
+    out.push_back(std::move(record));
+  }
+  return true;
+}
+
+/// Reads the magic and the version line.
+bool parseVersion(std::string_view bytes, HeaderReader &r, std::string &error) {
+  if (bytes.empty()) {
+    error = "not an .fsx file: the file is empty";
+    return false;
+  }
+  if (bytes.size() < kMagic.size() && bytes == kMagic.substr(0, bytes.size())) {
+    error = "truncated .fsx file: the header breaks off in line 1";
+    return false;
+  }
+  if (bytes.substr(0, kMagic.size()) != kMagic) {
+    error = "not an .fsx file: it does not start with \"fusec-executable\"";
+    return false;
+  }
+  r.literal(kMagic);
+  size_t start = r.position(), end = start;
+  while (end < bytes.size() && bytes[end] >= '0' && bytes[end] <= '9' &&
+         end - start < 20)
+    ++end;
+  if (end >= bytes.size()) {
+    error = "truncated .fsx file: the header breaks off in line 1";
+    return false;
+  }
+  std::string_view digits = bytes.substr(start, end - start);
+  if (digits.empty() || bytes[end] != '\n' ||
+      (digits.size() > 1 && digits[0] == '0')) {
+    error = "invalid .fsx file: line 1: expected \"fusec-executable\", a "
+            "space, the version number and a newline";
+    return false;
+  }
+  if (digits != std::to_string(kExecutableVersion)) {
+    error = "unsupported .fsx version " + std::string(digits) +
+            "; this fusec reads version " + std::to_string(kExecutableVersion);
+    return false;
+  }
+  int64_t version;
+  return r.integer(version, "version") && r.literal("\n");
+}
+
+/// Reads the header and the payload into `exe`, checking the syntax and the
+/// layout of the payload but not the meaning (see validate).
+bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
+  HeaderReader r(bytes, error);
+  if (!parseVersion(bytes, r, error))
+    return false;
+  exe.version = kExecutableVersion;
+  if (!r.literal("entry ") || !r.string(exe.entry) || !r.literal("\n") ||
+      !r.literal("arch ") || !r.string(exe.arch) || !r.literal("\n"))
+    return false;
+
+  size_t n;
+  if (!r.literal("buffers ") || !r.count("buffers", n))
+    return false;
+  if (!parseRecords(r, n, exe.buffers, parseBuffer))
+    return false;
+
+  if (!r.literal("kernels ") || !r.count("kernels", n))
+    return false;
+  if (!parseRecords(r, n, exe.kernels, parseKernel))
+    return false;
+
+  if (!r.literal("steps ") || !r.count("steps", n))
+    return false;
+  if (!parseRecords(r, n, exe.steps, parseStep))
+    return false;
+
+  if (!r.literal("inputs ") || !r.list(exe.inputs, "buffer index") ||
+      !r.literal("\n") || !r.literal("outputs ") ||
+      !r.list(exe.outputs, "buffer index") || !r.literal("\n"))
+    return false;
+
+  std::vector<Extent> ptxExtents, constantExtents;
+  if (!r.literal("ptx-texts ") || !r.count("ptx texts", n))
+    return false;
+  if (!parseRecords(r, n, ptxExtents, parsePtxExtent))
+    return false;
+  if (!r.literal("constants ") || !r.count("constants", n))
+    return false;
+  if (!parseRecords(r, n, constantExtents, parseConstantExtent))
+    return false;
+
+  int64_t payloadSize;
+  if (!r.literal("payload ") || !r.integer(payloadSize, "payload size") ||
+      !r.literal("\n"))
+    return false;
+  if (payloadSize < 0)
+    return r.fail("negative payload size " + std::to_string(payloadSize));
+  std::string_view payload = bytes.substr(r.position());
+  if (uint64_t(payloadSize) > payload.size()) {
+    error = "truncated .fsx file: the header declares " +
+            std::to_string(payloadSize) + " bytes of payload, found " +
+            std::to_string(payload.size());
+    return false;
+  }
+  if (uint64_t(payloadSize) < payload.size()) {
+    error = "invalid .fsx file: trailing data: the header declares " +
+            std::to_string(payloadSize) + " bytes of payload, found " +
+            std::to_string(payload.size());
+    return false;
+  }
+
+  // The PTX texts then the constants, back to back from offset 0.
+  int64_t next = 0;
+  auto take = [&](const char *what, size_t i, const Extent &e,
+                  std::string &out) {
+    std::string where = std::string(what) + " " + std::to_string(i) + ": ";
+    if (e.offset < 0 || e.length < 0 || e.offset > payloadSize ||
+        e.length > payloadSize - e.offset) {
+      error = "invalid .fsx file: " + where + "offset " +
+              std::to_string(e.offset) + " and length " +
+              std::to_string(e.length) + " lie outside the " +
+              std::to_string(payloadSize) + "-byte payload";
+      return false;
+    }
+    if (e.offset != next) {
+      error = "invalid .fsx file: " + where + "offset " +
+              std::to_string(e.offset) + ", expected " + std::to_string(next) +
+              " (payloads are stored back to back, in order)";
+      return false;
+    }
+    out.assign(payload.data() + e.offset, size_t(e.length));
+    next += e.length;
+    return true;
+  };
+  exe.ptx.resize(ptxExtents.size());
+  for (size_t i = 0; i < ptxExtents.size(); ++i)
+    if (!take("ptx", i, ptxExtents[i], exe.ptx[i]))
+      return false;
+  exe.constants.resize(constantExtents.size());
+  for (size_t i = 0; i < constantExtents.size(); ++i)
+    if (!take("constant", i, constantExtents[i], exe.constants[i]))
+      return false;
+  if (next != payloadSize) {
+    error =
+        "invalid .fsx file: the payload has " + std::to_string(payloadSize) +
+        " bytes but its PTX texts and constants take " + std::to_string(next);
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Validation
+//===----------------------------------------------------------------------===//
+
+class Validator {
+public:
+  Validator(const Executable &exe, std::string &error)
+      : exe(exe), error(error) {}
+
+  bool run() {
+    if (exe.entry.empty())
+      return fail("the entry function name is empty");
+    if (exe.arch.empty())
+      return fail("the target architecture is empty");
+    return checkShapes() && checkBuffers() && checkInputs() && checkKernels() &&
+           checkSteps() && checkOutputs();
+  }
+
+private:
+  const Executable &exe;
+  std::string &error;
+  std::vector<int64_t> numElements, numBytes; // Per buffer.
+
+  bool fail(const std::string &what) {
+    error = "invalid .fsx file: " + what;
+    return false;
+  }
+
+  std::string bufferName(size_t i) const {
+    return "buffer " + std::to_string(i) + " (" + quoted(exe.buffers[i].name) +
+           ")";
+  }
+
+  std::string describe(size_t i) const {
+    const BufferDesc &b = exe.buffers[i];
+    return formatList(b.shape) + " " + std::string(dtypeName(b.dtype));
+  }
+
+  bool isBuffer(int64_t i) const {
+    return i >= 0 && uint64_t(i) < exe.buffers.size();
+  }
+
+  std::string numBuffers() const {
+    return "(there are " + std::to_string(exe.buffers.size()) + " buffers)";
+  }
+
+  /// Element counts and byte sizes, which the other checks use.
+  bool checkShapes() {
+    for (size_t i = 0; i < exe.buffers.size(); ++i) {
+      const BufferDesc &b = exe.buffers[i];
+      for (int64_t d : b.shape)
+        if (d < 0)
+          return fail(bufferName(i) + ": negative dimension " +
+                      std::to_string(d) + " in shape " + formatList(b.shape));
+      std::optional<int64_t> count = checkedNumElements(b.shape);
+      if (!count)
+        return fail(bufferName(i) + ": the number of elements of shape " +
+                    formatList(b.shape) + " overflows int64");
+      int64_t bytes;
+      if (__builtin_mul_overflow(*count, int64_t(dtypeSize(b.dtype)), &bytes))
+        return fail(bufferName(i) + ": the size in bytes of " + describe(i) +
+                    " overflows int64");
+      numElements.push_back(*count);
+      numBytes.push_back(bytes);
+    }
+    return true;
+  }
+
+  bool checkBuffers() {
+    std::vector<int64_t> inputOf(exe.inputs.size(), -1);
+    for (size_t i = 0; i < exe.buffers.size(); ++i) {
+      const BufferDesc &b = exe.buffers[i];
+      std::string what = bufferName(i) + ": ";
+      switch (b.kind) {
+      case BufferKind::Input:
+        if (b.index < 0 || uint64_t(b.index) >= exe.inputs.size())
+          return fail(what + "input position " + std::to_string(b.index) +
+                      " is out of range (the entry has " +
+                      std::to_string(exe.inputs.size()) + " inputs)");
+        if (inputOf[b.index] >= 0)
+          return fail(what + "input position " + std::to_string(b.index) +
+                      " is also that of buffer " +
+                      std::to_string(inputOf[b.index]));
+        inputOf[b.index] = int64_t(i);
+        break;
+      case BufferKind::Constant: {
+        if (b.index < 0 || uint64_t(b.index) >= exe.constants.size())
+          return fail(what + "constant " + std::to_string(b.index) +
+                      " is out of range (there are " +
+                      std::to_string(exe.constants.size()) + " constants)");
+        size_t size = exe.constants[b.index].size();
+        if (uint64_t(size) != uint64_t(numBytes[i]))
+          return fail(what + "constant " + std::to_string(b.index) + " has " +
+                      std::to_string(size) + " bytes, expected " +
+                      std::to_string(numBytes[i]) + " for " + describe(i));
+        break;
+      }
+      case BufferKind::Temp:
+        break;
+      case BufferKind::Alias: {
+        if (!isBuffer(b.index))
+          return fail(what + "aliases buffer " + std::to_string(b.index) +
+                      ", which does not exist " + numBuffers());
+        size_t t = size_t(b.index);
+        if (t == i)
+          return fail(what + "aliases itself");
+        if (exe.buffers[t].kind == BufferKind::Alias)
+          return fail(what + "aliases " + bufferName(t) +
+                      ", which is an alias itself");
+        if (exe.buffers[t].dtype != b.dtype || numElements[t] != numElements[i])
+          return fail(what + describe(i) + " cannot alias " + bufferName(t) +
+                      " of " + describe(t) +
+                      " (an alias keeps the dtype and the number of "
+                      "elements)");
+        break;
+      }
+      }
+    }
+    for (size_t k = 0; k < inputOf.size(); ++k)
+      if (inputOf[k] < 0)
+        return fail("input position " + std::to_string(k) +
+                    " is not that of any input buffer");
+    return true;
+  }
+
+  bool checkInputs() {
+    for (size_t k = 0; k < exe.inputs.size(); ++k) {
+      int64_t b = exe.inputs[k];
+      std::string what =
+          "inputs[" + std::to_string(k) + "] is buffer " + std::to_string(b);
+      if (!isBuffer(b))
+        return fail(what + ", which does not exist " + numBuffers());
+      const BufferDesc &d = exe.buffers[b];
+      if (d.kind != BufferKind::Input || d.index != int64_t(k))
+        return fail(
+            what + ", but " + bufferName(b) +
+            (d.kind == BufferKind::Input
+                 ? " is input " + std::to_string(d.index)
+                 : std::string(" is a ") + bufferKindName(d.kind) + " buffer") +
+            ", not input " + std::to_string(k));
+    }
+    return true;
+  }
+
+  bool checkOutputs() {
+    for (size_t k = 0; k < exe.outputs.size(); ++k)
+      if (!isBuffer(exe.outputs[k]))
+        return fail("outputs[" + std::to_string(k) + "] is buffer " +
+                    std::to_string(exe.outputs[k]) + ", which does not exist " +
+                    numBuffers());
+    return true;
+  }
+
+  bool checkKernels() {
+    for (size_t i = 0; i < exe.kernels.size(); ++i) {
+      const KernelDesc &k = exe.kernels[i];
+      std::string what =
+          "kernel " + std::to_string(i) + " (" + quoted(k.name) + "): ";
+      if (k.name.empty())
+        return fail(what + "the symbol name is empty");
+      if (k.ptxIndex < 0 || uint64_t(k.ptxIndex) >= exe.ptx.size())
+        return fail(what + "PTX text " + std::to_string(k.ptxIndex) +
+                    " is out of range (there are " +
+                    std::to_string(exe.ptx.size()) + " PTX texts)");
+      if (k.work < 0)
+        return fail(what + "negative work " + std::to_string(k.work));
+      if (k.rowLength < 0)
+        return fail(what + "negative row length " +
+                    std::to_string(k.rowLength));
+      if (k.vectorWidth < 1)
+        return fail(what + "vector width " + std::to_string(k.vectorWidth) +
+                    " is not at least 1");
+    }
+    return true;
+  }
+
+  bool checkSteps() {
+    for (size_t i = 0; i < exe.steps.size(); ++i) {
+      const Step &s = exe.steps[i];
+      std::string what = "step " + std::to_string(i) + ": ";
+      if (s.kind == Step::Kind::Launch) {
+        const LaunchStep &l = s.launch;
+        if (l.kernel < 0 || uint64_t(l.kernel) >= exe.kernels.size())
+          return fail(what + "kernel " + std::to_string(l.kernel) +
+                      " is out of range (there are " +
+                      std::to_string(exe.kernels.size()) + " kernels)");
+        if (l.gridSize < 1)
+          return fail(what + "grid size 0 is not at least 1");
+        if (l.blockSize < 1 || l.blockSize > kMaxBlockSize)
+          return fail(what + "block size " + std::to_string(l.blockSize) +
+                      " is not between 1 and " + std::to_string(kMaxBlockSize));
+        for (size_t a = 0; a < l.args.size(); ++a)
+          if (!isBuffer(l.args[a]))
+            return fail(what + "argument " + std::to_string(a) + " is buffer " +
+                        std::to_string(l.args[a]) + ", which does not exist " +
+                        numBuffers());
+      } else if (!checkMatmul(what, s.matmul)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool checkMatmul(const std::string &what, const MatmulStep &m) {
+    const char *names[] = {"a", "b", "c"};
+    int64_t ids[] = {m.a, m.b, m.c};
+    for (int j = 0; j < 3; ++j) {
+      if (!isBuffer(ids[j]))
+        return fail(what + "matmul operand " + names[j] + " is buffer " +
+                    std::to_string(ids[j]) + ", which does not exist " +
+                    numBuffers());
+      if (exe.buffers[ids[j]].shape.size() < 2)
+        return fail(what + "matmul operand " + names[j] + ", " +
+                    bufferName(ids[j]) + " of " + describe(ids[j]) +
+                    ", has rank " +
+                    std::to_string(exe.buffers[ids[j]].shape.size()) +
+                    "; matmul needs rank 2 or more");
+    }
+    const BufferDesc &a = exe.buffers[m.a], &b = exe.buffers[m.b],
+                     &c = exe.buffers[m.c];
+    std::string operands =
+        "a " + describe(m.a) + ", b " + describe(m.b) + ", c " + describe(m.c);
+    if (a.dtype != b.dtype || a.dtype != c.dtype)
+      return fail(what + "matmul operands of different dtypes: " + operands);
+    size_t ra = a.shape.size(), rb = b.shape.size();
+    int64_t k1 = a.shape[ra - 1], k2 = b.shape[rb - 2];
+    if (k1 != k2)
+      return fail(what + "matmul inner dimensions disagree (" +
+                  std::to_string(k1) + " and " + std::to_string(k2) +
+                  "): " + operands);
+    // The batch dimensions broadcast as in NumPy: aligned on the right, equal
+    // or one of them 1.
+    size_t batch = std::max(ra, rb) - 2;
+    std::vector<int64_t> expected(batch + 2);
+    for (size_t j = 0; j < batch; ++j) {
+      size_t fromEnd = batch - j; // 1 for the last batch dimension.
+      int64_t da = fromEnd <= ra - 2 ? a.shape[ra - 2 - fromEnd] : 1;
+      int64_t db = fromEnd <= rb - 2 ? b.shape[rb - 2 - fromEnd] : 1;
+      if (da != db && da != 1 && db != 1)
+        return fail(what + "matmul batch dimensions do not broadcast (" +
+                    std::to_string(da) + " and " + std::to_string(db) +
+                    "): " + operands);
+      expected[j] = da == 1 ? db : da;
+    }
+    expected[batch] = a.shape[ra - 2];
+    expected[batch + 1] = b.shape[rb - 1];
+    if (c.shape != expected)
+      return fail(what + "matmul result c should have shape " +
+                  formatList(expected) + ": " + operands);
+    return true;
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+std::string fusec::rt::serializeExecutable(const Executable &exe) {
+  std::string h = std::string(kMagic) + std::to_string(exe.version) + "\n";
+  h += "entry ";
+  appendQuoted(h, exe.entry);
+  h += "\narch ";
+  appendQuoted(h, exe.arch);
+  h += "\nbuffers " + std::to_string(exe.buffers.size()) + "\n";
+  for (size_t i = 0; i < exe.buffers.size(); ++i) {
+    const BufferDesc &b = exe.buffers[i];
+    h += "buffer " + std::to_string(i) + " " + bufferKindName(b.kind);
+    if (b.kind != BufferKind::Temp)
+      h += " " + std::to_string(b.index);
+    h +=
+        " " + std::string(dtypeName(b.dtype)) + " " + formatList(b.shape) + " ";
+    appendQuoted(h, b.name);
+    h += '\n';
+  }
+  h += "kernels " + std::to_string(exe.kernels.size()) + "\n";
+  for (size_t i = 0; i < exe.kernels.size(); ++i) {
+    const KernelDesc &k = exe.kernels[i];
+    h += "kernel " + std::to_string(i) + " " + kernelKindName(k.kind) +
+         " work " + std::to_string(k.work) + " row-length " +
+         std::to_string(k.rowLength) + " vector-width " +
+         std::to_string(k.vectorWidth) + " ptx " + std::to_string(k.ptxIndex) +
+         " ";
+    appendQuoted(h, k.name);
+    h += '\n';
+  }
+  h += "steps " + std::to_string(exe.steps.size()) + "\n";
+  for (size_t i = 0; i < exe.steps.size(); ++i) {
+    const Step &s = exe.steps[i];
+    h += "step " + std::to_string(i);
+    if (s.kind == Step::Kind::Matmul) {
+      h += " matmul a " + std::to_string(s.matmul.a) + " b " +
+           std::to_string(s.matmul.b) + " c " + std::to_string(s.matmul.c);
+    } else if (s.kind == Step::Kind::Launch) {
+      h += " launch kernel " + std::to_string(s.launch.kernel) + " grid " +
+           std::to_string(s.launch.gridSize) + " block " +
+           std::to_string(s.launch.blockSize) + " args " +
+           formatList(s.launch.args);
+    } else {
+      h += " invalid";
+    }
+    h += '\n';
+  }
+  h += "inputs " + formatList(exe.inputs) + "\noutputs " +
+       formatList(exe.outputs) + "\n";
+
+  uint64_t offset = 0;
+  auto extents = [&](const char *keyword, const std::vector<std::string> &v) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      h += std::string(keyword) + " " + std::to_string(i) + " offset " +
+           std::to_string(offset) + " length " + std::to_string(v[i].size()) +
+           "\n";
+      offset += v[i].size();
+    }
+  };
+  h += "ptx-texts " + std::to_string(exe.ptx.size()) + "\n";
+  extents("ptx", exe.ptx);
+  h += "constants " + std::to_string(exe.constants.size()) + "\n";
+  extents("constant", exe.constants);
+  h += "payload " + std::to_string(offset) + "\n";
+
+  std::string out;
+  out.reserve(h.size() + offset);
+  out += h;
+  for (const std::string &p : exe.ptx)
+    out += p;
+  for (const std::string &c : exe.constants)
+    out += c;
+  return out;
+}
+
+std::optional<Executable> fusec::rt::parseExecutable(std::string_view bytes,
+                                                     std::string &error) {
+  Executable exe;
+  if (!parseFile(bytes, exe, error))
+    return std::nullopt;
+  if (!Validator(exe, error).run())
+    return std::nullopt;
+  return exe;
+}

@@ -1,0 +1,176 @@
+// Models aimed at the kernel shapes of code generation, checked by the
+// codegen-*.test tests like every other model of the test suite: vector
+// loops with and without a scalar tail, broadcasts, index arithmetic,
+// every dtype, row reductions shorter and longer than a block, column and
+// middle-axis reductions, multi-output and hand-written fusions.
+
+// Vectorised f32: 1031 = 257 * 4 + 3 elements, so a vector loop and a tail.
+func.func @vector_tail(%a: tensor<1031xf32>, %b: tensor<1031xf32>) -> tensor<1031xf32> {
+  %0 = fusec.mul %a, %b : tensor<1031xf32>
+  %1 = fusec.tanh %0 : tensor<1031xf32>
+  %2 = fusec.add %1, %a : tensor<1031xf32>
+  return %2 : tensor<1031xf32>
+}
+
+// f16 and bf16 storage: 8 elements per 16-byte vector, with a tail.
+func.func @vector_f16(%a: tensor<7x131xf16>, %b: tensor<7x131xf16>) -> tensor<7x131xf16> {
+  %0 = fusec.sub %a, %b : tensor<7x131xf16>
+  %1 = fusec.mul %0, %0 : tensor<7x131xf16>
+  %2 = fusec.sigmoid %1 : tensor<7x131xf16>
+  return %2 : tensor<7x131xf16>
+}
+
+func.func @vector_bf16(%a: tensor<1029xbf16>) -> tensor<1029xbf16> {
+  %c = fusec.constant dense<0.5> : tensor<bf16>
+  %0 = fusec.mul %a, %c : tensor<1029xbf16>, tensor<bf16>
+  %1 = fusec.gelu %0 approximate = tanh : tensor<1029xbf16>
+  return %1 : tensor<1029xbf16>
+}
+
+// Mixed widths: i64 in, f16 out (vectors sized by the widest element).
+func.func @mixed_widths(%a: tensor<1000xi64>, %b: tensor<1000xf16>) -> (tensor<1000xf16>, tensor<1000xi32>) {
+  %0 = fusec.cast %a : tensor<1000xi64> to tensor<1000xf16>
+  %1 = fusec.add %0, %b : tensor<1000xf16>
+  %2 = fusec.cast %a : tensor<1000xi64> to tensor<1000xi32>
+  %3 = fusec.mul %2, %2 : tensor<1000xi32>
+  return %1, %3 : tensor<1000xf16>, tensor<1000xi32>
+}
+
+// Integers and booleans.
+func.func @integers(%a: tensor<64x33xi32>, %b: tensor<33xi32>) -> (tensor<64x33xi32>, tensor<64x33xi1>) {
+  %0 = fusec.div %a, %b : tensor<64x33xi32>, tensor<33xi32>
+  %1 = fusec.mul %0, %b : tensor<64x33xi32>, tensor<33xi32>
+  %2 = fusec.abs %1 : tensor<64x33xi32>
+  %3 = fusec.compare ge, %2, %a : tensor<64x33xi32>
+  %4 = fusec.select %3, %2, %a : tensor<64x33xi1>, tensor<64x33xi32>
+  return %4, %3 : tensor<64x33xi32>, tensor<64x33xi1>
+}
+
+func.func @booleans(%a: tensor<300xi1>, %b: tensor<300xi1>, %x: tensor<300xi64>) -> (tensor<300xi1>, tensor<300xi64>) {
+  %0 = fusec.compare ne, %a, %b : tensor<300xi1>
+  %1 = fusec.select %0, %x, %x : tensor<300xi1>, tensor<300xi64>
+  %2 = fusec.neg %1 : tensor<300xi64>
+  %3 = fusec.relu %2 : tensor<300xi64>
+  return %0, %3 : tensor<300xi1>, tensor<300xi64>
+}
+
+// Broadcasts in every position, as index arithmetic.
+func.func @broadcasts(%a: tensor<5x1x7xf32>, %b: tensor<6x1xf32>, %c: tensor<f32>) -> tensor<5x6x7xf32> {
+  %0 = fusec.add %a, %b : tensor<5x1x7xf32>, tensor<6x1xf32>
+  %1 = fusec.max %0, %c : tensor<5x6x7xf32>, tensor<f32>
+  %2 = fusec.broadcast_to %b : tensor<6x1xf32> -> tensor<5x6x7xf32>
+  %3 = fusec.div %1, %2 : tensor<5x6x7xf32>
+  return %3 : tensor<5x6x7xf32>
+}
+
+// Transpose, slice with strides, concat and reshape in one kernel.
+func.func @data_movement(%a: tensor<4x6x8xf32>, %b: tensor<8x3x4xf32>) -> tensor<8x9x4xf32> {
+  %t = fusec.transpose %a, [2, 1, 0] : tensor<4x6x8xf32> -> tensor<8x6x4xf32>
+  %s = fusec.slice %t [0, 0, 0] [8, 3, 4] [1, 2, 1] : tensor<8x6x4xf32> -> tensor<8x3x4xf32>
+  %e = fusec.exp %s : tensor<8x3x4xf32>
+  %c = fusec.concat %t, %e axis = 1 : tensor<8x6x4xf32>, tensor<8x3x4xf32> -> tensor<8x9x4xf32>
+  %r = fusec.reshape %b : tensor<8x3x4xf32> -> tensor<8x12xf32>
+  %r2 = fusec.reshape %r : tensor<8x12xf32> -> tensor<8x3x4xf32>
+  %c2 = fusec.concat %r2, %r2, %r2 axis = 1 : tensor<8x3x4xf32>, tensor<8x3x4xf32>, tensor<8x3x4xf32> -> tensor<8x9x4xf32>
+  %o = fusec.add %c, %c2 : tensor<8x9x4xf32>
+  return %o : tensor<8x9x4xf32>
+}
+
+// Row reductions: shorter than a warp, several warps, longer than a block.
+func.func @rows_short(%a: tensor<33x5xf32>) -> tensor<33x1xf32> {
+  %0 = fusec.reduce_sum %a axes = [1] keep_dims : tensor<33x5xf32> -> tensor<33x1xf32>
+  return %0 : tensor<33x1xf32>
+}
+
+func.func @rows_long(%a: tensor<3x1000xf32>) -> (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) {
+  %0 = fusec.reduce_max %a axes = [1] : tensor<3x1000xf32> -> tensor<3xf32>
+  %1 = fusec.reduce_min %a axes = [1] : tensor<3x1000xf32> -> tensor<3xf32>
+  %2 = fusec.reduce_mean %a axes = [1] : tensor<3x1000xf32> -> tensor<3xf32>
+  return %0, %1, %2 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
+}
+
+// Softmax over rows of 300 (an epilogue per element) in f16.
+func.func @softmax_f16(%x: tensor<10x300xf16>) -> tensor<10x300xf16> {
+  %m = fusec.reduce_max %x axes = [1] keep_dims : tensor<10x300xf16> -> tensor<10x1xf16>
+  %d = fusec.sub %x, %m : tensor<10x300xf16>, tensor<10x1xf16>
+  %e = fusec.exp %d : tensor<10x300xf16>
+  %s = fusec.reduce_sum %e axes = [1] keep_dims : tensor<10x300xf16> -> tensor<10x1xf16>
+  %o = fusec.div %e, %s : tensor<10x300xf16>, tensor<10x1xf16>
+  return %o : tensor<10x300xf16>
+}
+
+// Layer normalisation over the last two axes.
+func.func @layernorm(%x: tensor<4x6x40xf32>, %g: tensor<40xf32>) -> tensor<4x6x40xf32> {
+  %mean = fusec.reduce_mean %x axes = [1, 2] keep_dims : tensor<4x6x40xf32> -> tensor<4x1x1xf32>
+  %c = fusec.sub %x, %mean : tensor<4x6x40xf32>, tensor<4x1x1xf32>
+  %sq = fusec.mul %c, %c : tensor<4x6x40xf32>
+  %var = fusec.reduce_mean %sq axes = [1, 2] keep_dims : tensor<4x6x40xf32> -> tensor<4x1x1xf32>
+  %eps = fusec.constant dense<1.0e-5> : tensor<f32>
+  %ve = fusec.add %var, %eps : tensor<4x1x1xf32>, tensor<f32>
+  %r = fusec.rsqrt %ve : tensor<4x1x1xf32>
+  %n = fusec.mul %c, %r : tensor<4x6x40xf32>, tensor<4x1x1xf32>
+  %o = fusec.mul %n, %g : tensor<4x6x40xf32>, tensor<40xf32>
+  return %o : tensor<4x6x40xf32>
+}
+
+// Column, middle-axis and all-axes reductions, in every reducible dtype.
+func.func @columns(%a: tensor<37x19xf32>, %b: tensor<5x9x3xi32>, %c: tensor<6x4x5xbf16>, %d: tensor<3x7xi64>) -> (tensor<19xf32>, tensor<5x3xi32>, tensor<bf16>, tensor<7xi64>) {
+  %e = fusec.exp %a : tensor<37x19xf32>
+  %0 = fusec.reduce_sum %e axes = [0] : tensor<37x19xf32> -> tensor<19xf32>
+  %1 = fusec.reduce_max %b axes = [1] : tensor<5x9x3xi32> -> tensor<5x3xi32>
+  %2 = fusec.reduce_sum %c axes = [0, 1, 2] : tensor<6x4x5xbf16> -> tensor<bf16>
+  %3 = fusec.reduce_sum %d axes = [0] : tensor<3x7xi64> -> tensor<7xi64>
+  return %0, %1, %2, %3 : tensor<19xf32>, tensor<5x3xi32>, tensor<bf16>, tensor<7xi64>
+}
+
+// Hand-written fusions, as an embedder may give them: results of several
+// sizes next to a reduction; a reduction read across rows (a transpose of
+// its result), which code generation splits into one kernel per operation;
+// two reductions in one fusion, split likewise.
+func.func @handwritten(%a: tensor<8x16xf32>, %b: tensor<16xf32>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<4x4xf32>) {
+  %r:4 = fusec.fusion (%a, %b) : (tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<4x4xf32>) {
+  ^bb0(%x: tensor<8x16xf32>, %y: tensor<16xf32>):
+    %0 = fusec.add %x, %y : tensor<8x16xf32>, tensor<16xf32>
+    %1 = fusec.reduce_sum %0 axes = [1] : tensor<8x16xf32> -> tensor<8xf32>
+    %2 = fusec.neg %y : tensor<16xf32>
+    %3 = fusec.reshape %2 : tensor<16xf32> -> tensor<4x4xf32>
+    fusec.yield %0, %1, %2, %3 : tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<4x4xf32>
+  }
+  return %r#0, %r#1, %r#2, %r#3 : tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<4x4xf32>
+}
+
+func.func @handwritten_split(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
+  %r:2 = fusec.fusion (%a) : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
+  ^bb0(%x: tensor<4x4xf32>):
+    %m = fusec.reduce_max %x axes = [1] keep_dims : tensor<4x4xf32> -> tensor<4x1xf32>
+    %t = fusec.transpose %m, [1, 0] : tensor<4x1xf32> -> tensor<1x4xf32>
+    %d = fusec.sub %x, %t : tensor<4x4xf32>, tensor<1x4xf32>
+    %s = fusec.reduce_sum %x axes = [0] : tensor<4x4xf32> -> tensor<4xf32>
+    fusec.yield %d, %s : tensor<4x4xf32>, tensor<4xf32>
+  }
+  return %r#0, %r#1 : tensor<4x4xf32>, tensor<4xf32>
+}
+
+// Constants: a splat result and a table in a kernel; a matmul between.
+func.func @constants(%a: tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<100x100xf32>) {
+  %w = fusec.constant dense<[[1.5, -2.0], [0.25, 3.0], [-1.0, 0.1], [2.0, 2.0]]> : tensor<4x2xf32>
+  %m = fusec.matmul %a, %w : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf32>
+  %k = fusec.constant dense<[0.1, 0.2]> : tensor<2xf32>
+  %o = fusec.add %m, %k : tensor<3x2xf32>, tensor<2xf32>
+  %s = fusec.constant dense<7.0> : tensor<100x100xf32>
+  return %o, %s : tensor<3x2xf32>, tensor<100x100xf32>
+}
+
+// Calls are inlined; identical bodies share one kernel.
+func.func private @scale(%x: tensor<256xf32>) -> tensor<256xf32> {
+  %c = fusec.constant dense<3.0> : tensor<f32>
+  %0 = fusec.mul %x, %c : tensor<256xf32>, tensor<f32>
+  %1 = fusec.sqrt %0 : tensor<256xf32>
+  return %1 : tensor<256xf32>
+}
+
+func.func @calls(%a: tensor<256xf32>, %b: tensor<256xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
+  %0 = func.call @scale(%a) : (tensor<256xf32>) -> tensor<256xf32>
+  %1 = func.call @scale(%b) : (tensor<256xf32>) -> tensor<256xf32>
+  return %0, %1 : tensor<256xf32>, tensor<256xf32>
+}

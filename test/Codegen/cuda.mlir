@@ -1,0 +1,113 @@
+// The shape of generated CUDA C++: what each kind of fusion becomes.
+// RUN: fusec %s --entry=vectorized --emit=cuda | FileCheck %s --check-prefix=VEC
+// RUN: fusec %s --entry=half --emit=cuda | FileCheck %s --check-prefix=HALF
+// RUN: fusec %s --entry=half --emit=cuda --fp16-round-each-op | FileCheck %s --check-prefix=ROUND
+// RUN: fusec %s --entry=broadcast --emit=cuda | FileCheck %s --check-prefix=BCAST
+// RUN: fusec %s --entry=row_sum --emit=cuda | FileCheck %s --check-prefix=ROW
+// RUN: fusec %s --entry=column_sum --emit=cuda | FileCheck %s --check-prefix=COL
+// RUN: fusec %s --entry=huge --emit=cuda | FileCheck %s --check-prefix=HUGE
+// RUN: fusec %s --entry=shared --emit=cuda | FileCheck %s --check-prefix=SHARED
+// RUN: fusec %s --entry=shared --emit=cuda --gpu-arch=sm_80 | FileCheck %s --check-prefix=SHARED
+// The prelude includes nothing outside the host build.
+// RUN: fusec %s --entry=vectorized --emit=cuda | FileCheck %s --check-prefix=NOINC
+
+// 4100 f32 = 1025 vectors of 16 bytes: a vector loop, a scalar tail, a grid
+// sized for sm_90's 132 multiprocessors (not relevant here: 5 blocks).
+// VEC: // [[K:fusec_[0-9a-f]{16}]]: 2 operations
+// VEC-NEXT: extern "C" __global__ void [[K]](const float *__restrict__ in0, const float *__restrict__ in1, float *__restrict__ out0) {
+// VEC-NEXT: const int n = 4100;
+// VEC-NEXT: const int first = (int)blockIdx.x * blockDim.x + threadIdx.x;
+// VEC-NEXT: const int step = (int)gridDim.x * blockDim.x;
+// VEC-NEXT: const int vectors = n / 4;
+// VEC-NEXT: for (int w = first; w < vectors; w += step) {
+// VEC-NEXT: const fusec_vec<float, 4> x0 = reinterpret_cast<const fusec_vec<float, 4> *>(in0)[w];
+// VEC-NEXT: const fusec_vec<float, 4> x1 = reinterpret_cast<const fusec_vec<float, 4> *>(in1)[w];
+// VEC: reinterpret_cast<fusec_vec<float, 4> *>(out0)[w] = y0;
+// VEC: for (int i = vectors * 4 + first; i < n; i += step) {
+// VEC: out0[i] =
+// VEC: extern "C" void [[K]]_host(unsigned grid, unsigned block, void **args) {
+func.func @vectorized(%a: tensor<4100xf32>, %b: tensor<4100xf32>) -> tensor<4100xf32> {
+  %0 = fusec.add %a, %b : tensor<4100xf32>
+  %1 = fusec.exp %0 : tensor<4100xf32>
+  return %1 : tensor<4100xf32>
+}
+
+// f16 storage: 8 elements per vector; computed in f32 and rounded once, at
+// the store, unless asked to round after every operation.
+// HALF: const fusec_vec<fusec_u16, 8> x0
+// HALF: const float [[X:v[0-9]+]] = fusec_h2f(x0.v[l]);
+// HALF-NEXT: const float [[M:v[0-9]+]] = ([[X]] * [[X]]);
+// HALF-NEXT: const float [[T:v[0-9]+]] = tanhf([[M]]);
+// HALF-NEXT: y0.v[l] = fusec_f2h([[T]]);
+// ROUND: const float [[X:v[0-9]+]] = fusec_h2f(x0.v[l]);
+// ROUND-NEXT: const float [[M:v[0-9]+]] = fusec_round_f16(([[X]] * [[X]]));
+// ROUND-NEXT: const float [[T:v[0-9]+]] = fusec_round_f16(tanhf([[M]]));
+// ROUND-NEXT: y0.v[l] = fusec_f2h([[T]]);
+func.func @half(%a: tensor<64xf16>) -> tensor<64xf16> {
+  %0 = fusec.mul %a, %a : tensor<64xf16>
+  %1 = fusec.tanh %0 : tensor<64xf16>
+  return %1 : tensor<64xf16>
+}
+
+// A broadcast is index arithmetic: the bias is read at the column index.
+// BCAST: const int [[R:d[0-9]+]] = (i) / 32;
+// BCAST-NEXT: const int [[C:d[0-9]+]] = (i) % 32;
+// BCAST-NEXT: const float {{v[0-9]+}} = in0[([[R]]) * 32 + [[C]]];
+// BCAST-NEXT: const float {{v[0-9]+}} = in1[[[C]]];
+func.func @broadcast(%a: tensor<16x32xf32>, %bias: tensor<32xf32>) -> tensor<16x32xf32> {
+  %0 = fusec.add %a, %bias : tensor<16x32xf32>, tensor<32xf32>
+  return %0 : tensor<16x32xf32>
+}
+
+// A row reduction: a block per row, a strided pass with the producer fused
+// in, warp shuffles, a shared-memory combine, f64 accumulation.
+// ROW: __shared__ double partial[32];
+// ROW-NEXT: for (int row = blockIdx.x; row < 8; row += gridDim.x) {
+// ROW-NEXT: double acc = -0.0;
+// ROW-NEXT: for (int j = threadIdx.x; j < 1000; j += blockDim.x) {
+// ROW: expf(
+// ROW: acc = (acc + (double)(
+// ROW: __shfl_xor_sync(0xffffffffu, acc, offset);
+// ROW: __syncthreads();
+// ROW: const float reduced = (float)partial[0];
+func.func @row_sum(%a: tensor<8x1000xf32>) -> tensor<8xf32> {
+  %0 = fusec.exp %a : tensor<8x1000xf32>
+  %1 = fusec.reduce_sum %0 axes = [1] : tensor<8x1000xf32> -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+
+// Other reductions: a thread per output, in the reference's order.
+// COL: for (int row = (int)blockIdx.x * blockDim.x + threadIdx.x; row < 30; row += (int)gridDim.x * blockDim.x) {
+// COL-NEXT: double acc = -0.0;
+// COL-NEXT: for (int j = 0; j < 20; ++j) {
+// COL-NOT: __shfl
+func.func @column_sum(%a: tensor<20x30xf32>) -> tensor<30xf32> {
+  %0 = fusec.reduce_sum %a axes = [0] : tensor<20x30xf32> -> tensor<30xf32>
+  return %0 : tensor<30xf32>
+}
+
+// 2^33 elements: 64-bit index arithmetic.
+// HUGE: const fusec_i64 n = 8589934592;
+// HUGE: for (fusec_i64 w = first; w < vectors; w += step) {
+func.func @huge(%a: tensor<65536x131072xf32>) -> tensor<65536x131072xf32> {
+  %0 = fusec.neg %a : tensor<65536x131072xf32>
+  return %0 : tensor<65536x131072xf32>
+}
+
+// Identical fusions share one kernel.
+// SHARED: extern "C" __global__ void fusec_
+// SHARED-NOT: __global__
+func.func @shared(%a: tensor<256xf32>, %b: tensor<256xf32>) -> (tensor<256xf32>, tensor<256xf32>) {
+  %0 = fusec.sqrt %a : tensor<256xf32>
+  %1 = fusec.sqrt %b : tensor<256xf32>
+  return %0, %1 : tensor<256xf32>, tensor<256xf32>
+}
+
+// NOINC: // fusec kernel prelude
+// NOINC-NEXT: #ifdef FUSEC_HOST
+// NOINC-NEXT: #include <cmath>
+// NOINC-NEXT: #include <cstring>
+// NOINC-NEXT: #include "fusec/Runtime/HostCuda.h"
+// NOINC-NEXT: #include "fusec/Support/Float16.h"
+// NOINC-NEXT: #endif
+// NOINC-NOT: #include
