@@ -141,7 +141,9 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
       return failure();
     launch.args.push_back(*id);
   }
-  if (source->work == 0)
+  if (llvm::all_of(fusion.getResults(), [](Value r) {
+        return cast<RankedTensorType>(r.getType()).getNumElements() == 0;
+      }))
     return success(); // Nothing to compute: every result is empty.
   rt::Step step;
   step.kind = rt::Step::Kind::Launch;

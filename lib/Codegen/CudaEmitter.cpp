@@ -209,9 +209,9 @@ void removeUnusedDeclarations(std::string &text) {
         StringRef name = space == StringRef::npos
                              ? StringRef()
                              : t.substr(space + 1).take_while(isIdent);
-        bool generated = name == "i" ||
-                         (name.size() > 1 && (name[0] == 'd' || name[0] == 'v') &&
-                          llvm::all_of(name.drop_front(), ::isdigit));
+        bool generated = name.size() > 1 &&
+                         (name[0] == 'd' || name[0] == 'v') &&
+                         llvm::all_of(name.drop_front(), ::isdigit);
         if (generated &&
             t.substr(space + 1 + name.size()).starts_with(" = ") &&
             uses.lookup(name) == 1) {
@@ -258,7 +258,7 @@ private:
   // `idx` (components for each dimension of v's shape), in its compute
   // type.
   std::string emitValue(Value v, const Index &idx);
-  std::string emitOp(Operation *op, const Index &idx);
+  std::string emitOp(Value result, const Index &idx);
   std::string opExpression(Operation *op, ArrayRef<std::string> operands);
   FailureOr<std::string> loadInput(BlockArgument arg, const Index &idx);
 
@@ -373,10 +373,18 @@ std::string KernelEmitter::emitValue(Value v, const Index &idx) {
     FailureOr<std::string> load = loadInput(arg, idx);
     expr = *load;
   } else {
-    expr = emitOp(v.getDefiningOp(), idx);
+    expr = emitOp(v, idx);
   }
   if (hadError)
     return "0";
+  // Index arithmetic returns its operand's variable: no copy.
+  bool isVariable =
+      !expr.empty() && !std::isdigit((unsigned char)expr[0]) &&
+      llvm::all_of(expr, [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+  if (isVariable) {
+    memo.back()[key] = expr;
+    return expr;
+  }
   std::string name = fresh("v");
   line(std::string("const ") + computeType(dtypeOf(v)) + " " + name + " = " +
        expr + ";");
@@ -386,8 +394,8 @@ std::string KernelEmitter::emitValue(Value v, const Index &idx) {
 
 /// The expression of `op`'s result at `idx`, its operands emitted at their
 /// own (mapped) indices.
-std::string KernelEmitter::emitOp(Operation *op, const Index &idx) {
-  Value result = op->getResult(0);
+std::string KernelEmitter::emitOp(Value result, const Index &idx) {
+  Operation *op = result.getDefiningOp();
   ArrayRef<int64_t> shape = tensorType(result).getShape();
 
   if (auto constant = dyn_cast<ConstantOp>(op)) {
@@ -471,31 +479,58 @@ std::string KernelEmitter::emitOp(Operation *op, const Index &idx) {
     }
     return emitValue(slice.getInput(), inIdx);
   }
+  if (auto split = dyn_cast<SplitOp>(op)) {
+    // Piece k starts after the sizes of the pieces before it.
+    unsigned k = cast<OpResult>(result).getResultNumber();
+    int64_t axis = split.getAxis();
+    int64_t offset = 0;
+    for (unsigned p = 0; p < k; ++p)
+      offset += split.getSizes()[p];
+    Index inIdx(idx);
+    if (offset)
+      inIdx[axis] = isZero(idx[axis]) ? std::to_string(offset)
+                                      : "(" + idx[axis] + ") + " +
+                                            std::to_string(offset);
+    return emitValue(split.getInput(), inIdx);
+  }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
-    // Evaluate only the operand the index falls into.
+    // Evaluate only the operand the index falls into (operands empty along
+    // the axis hold no element).
     int64_t axis = concat.getAxis();
+    SmallVector<std::pair<Value, int64_t>> pieces; // Operand, offset.
+    int64_t offset = 0;
+    for (Value in : concat.getInputs()) {
+      int64_t len = tensorType(in).getDimSize(axis);
+      if (len != 0)
+        pieces.push_back({in, offset});
+      offset += len;
+    }
+    if (pieces.empty()) // No element: never evaluated.
+      return std::string(computeType(dtypeOf(concat))) + "(0)";
+    auto pieceIndex = [&](int64_t start) {
+      Index inIdx(idx);
+      if (start)
+        inIdx[axis] = "(" + idx[axis] + ") - " + std::to_string(start);
+      return inIdx;
+    };
+    if (pieces.size() == 1)
+      return emitValue(pieces[0].first, pieceIndex(pieces[0].second));
     std::string result = fresh("v");
     line(std::string(computeType(dtypeOf(concat))) + " " + result + ";");
-    int64_t offset = 0;
-    auto inputs = concat.getInputs();
-    for (auto [i, in] : llvm::enumerate(inputs)) {
-      int64_t len = tensorType(in).getDimSize(axis);
-      if (len == 0)
-        continue;
-      bool last = i + 1 == inputs.size();
-      std::string cond =
-          "(" + idx[axis] + ") < " + std::to_string(offset + len);
-      line(std::string(offset == 0 ? "if (" : "} else if (") +
-           (last ? "true" : cond) + ") {");
+    for (auto [i, piece] : llvm::enumerate(pieces)) {
+      if (i + 1 == pieces.size()) {
+        line("} else {");
+      } else {
+        int64_t end = pieces[i + 1].second;
+        line(std::string(i == 0 ? "if (" : "} else if (") + "(" + idx[axis] +
+             ") < " + std::to_string(end) + ") {");
+      }
       ++indent;
       pushScope();
-      Index inIdx(idx);
-      if (offset)
-        inIdx[axis] = "(" + idx[axis] + ") - " + std::to_string(offset);
-      line(result + " = " + emitValue(in, inIdx) + ";");
+      line(result + " = " + emitValue(piece.first, pieceIndex(piece.second)) +
+           ";");
       popScope();
       --indent;
-      offset += len;
     }
     line("}");
     return result;
@@ -516,13 +551,22 @@ std::string KernelEmitter::emitOp(Operation *op, const Index &idx) {
 
   // Elementwise: operands at their broadcast index.
   SmallVector<std::string> operands;
+  // Where an f16/bf16 value leaves its type (a cast, a comparison), it is
+  // rounded to it first: the result then depends on the rounded value, as
+  // in the reference, not on the extra bits the kernel carried.
+  bool leavesType = isa<CastOp, CompareOp>(op);
   for (Value operand : op->getOperands()) {
     Index opIdx;
     if (linearMode)
       opIdx = Index(1, countOf(operand) == 1 ? "0" : idx[0]);
     else
       opIdx = broadcastIndex(idx, tensorType(operand).getShape(), shape);
-    operands.push_back(emitValue(operand, opIdx));
+    std::string x = emitValue(operand, opIdx);
+    DType t = dtypeOf(operand);
+    if (leavesType && !options.roundEveryOp && !isa<BlockArgument>(operand) &&
+        (t == DType::F16 || t == DType::BF16))
+      x = roundTo(t, x);
+    operands.push_back(x);
   }
   std::string expr = opExpression(op, operands);
   // Values are kept in f32 and rounded once at the store, unless every
@@ -770,10 +814,13 @@ LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
     ++indent;
     pushScope();
     lane = "l";
-    line("const " + indexType + " i = w * " + std::to_string(vec) + " + l;");
+    // The element's position, for what is not in a vector (tables).
+    std::string position = fresh("d");
+    line("const " + indexType + " " + position + " = w * " +
+         std::to_string(vec) + " + l;");
     for (auto [i, v] : llvm::enumerate(outputs))
       line("y" + std::to_string(i) + ".v[l] = " +
-           storeExpr(dtypeOf(v), emitValue(v, Index(1, "i"))) + ";");
+           storeExpr(dtypeOf(v), emitValue(v, Index(1, position))) + ";");
     lane.clear();
     laneVectors.clear();
     popScope();
@@ -926,6 +973,8 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   bool rowReduction = true;
   for (auto [i, a] : llvm::enumerate(axes))
     rowReduction &= a == int64_t(inShape.size() - axes.size() + i);
+  // Rows of one element (or none): a thread per output is better.
+  rowReduction &= length > 1;
 
   // Outputs: per row (the reduction's size), per element (its input's),
   // other sizes (not depending on the reduction) in loops of their own.
@@ -1138,7 +1187,9 @@ FailureOr<KernelSource> KernelEmitter::run() {
   for (Operation &op : body)
     for (Value r : op.getResults())
       note(r);
-  indexType = largest < (int64_t(1) << 31) - 4096 ? "int" : "fusec_i64";
+  // A grid-stride index goes up to n - 1 + gridDim.x * blockDim.x: 2^30
+  // leaves room for any grid of up to 2^30 threads.
+  indexType = largest < (int64_t(1) << 30) ? "int" : "fusec_i64";
 
   ValueRange outputs = fusion.getYield().getValues();
   if (outputs.empty())

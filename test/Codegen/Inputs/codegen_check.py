@@ -15,7 +15,9 @@ tests, are skipped and counted):
    test/Unit/TestUtil.h otherwise (sums, which the kernels add in another
    order; f16/bf16 values, which kernels keep in f32 between operations);
    functions with f16/bf16 values are also compiled with
-   --fp16-round-each-op and must then match bit for bit;
+   --fp16-round-each-op and must then match bit for bit (by default, where
+   a comparison or an overflow decides differently on the kernel's extra
+   precision, up to 1% of an output's elements may differ);
 4. assembles every distinct kernel's PTX with ptxas: the sm_80 PTX for
    sm_80 and sm_90, the sm_90 PTX for sm_90.
 
@@ -63,9 +65,24 @@ def load(path):
     return a, str(a.dtype)
 
 
+# Values every kernel must handle like the reference, mixed into ~3% of
+# each input's elements: NaN, infinities, signed zeros, subnormals, integer
+# extremes (wrap-around, INT_MIN / -1, saturation).
+FLOAT_SPECIALS = {
+    "f32": [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-40, -3e-39, 1e30, -1e30],
+    "f16": [np.nan, np.inf, -np.inf, -0.0, 0.0, 3e-7, -5e-6, 3000.0],
+    "bf16": [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-40, 1e30, -1e30],
+}
+
+
 def random_input(rng, dtype, shape):
+    size = math.prod(shape)
+    special = rng.random(size) < 0.03
     if dtype in ("f32", "f16", "bf16"):
-        a = (rng.standard_normal(shape) * 2).astype(np.float32)
+        a = (rng.standard_normal(size) * 2).astype(np.float32)
+        choices = np.array(FLOAT_SPECIALS[dtype], dtype=np.float32)
+        a[special] = rng.choice(choices, int(special.sum()))
+        a = a.reshape(shape)
         if dtype == "f16":
             return a.astype(np.float16)
         if dtype == "bf16":
@@ -73,11 +90,12 @@ def random_input(rng, dtype, shape):
         return a
     if dtype == "i1":
         return rng.integers(0, 2, shape).astype(np.bool_)
-    if dtype == "i32":
-        return rng.integers(-8, 9, shape).astype(np.int32)
-    if dtype == "i64":
-        return rng.integers(-8, 9, shape).astype(np.int64)
-    raise ValueError(dtype)
+    kind = {"i32": np.int32, "i64": np.int64}[dtype]
+    info = np.iinfo(kind)
+    a = rng.integers(-8, 9, size).astype(kind)
+    a[special] = rng.choice(np.array([info.min, info.max, -1, 0, 1], dtype=kind),
+                            int(special.sum()))
+    return a.reshape(shape)
 
 
 # What code generation may refuse in a valid model (documented in
@@ -99,16 +117,17 @@ def plan_inputs(plan):
     return [inputs[i] for i in sorted(inputs)]
 
 
-def compare(got_path, want_path, tol):
-    """None when equal (bitwise, or within `tol` (rtol, atol) for floats),
-    else a description."""
+def compare(got_path, want_path, tol, allowed=0.0):
+    """None when equal (bitwise, or within `tol` (rtol, atol) for floats;
+    NaN matches any NaN: its sign and payload carry no meaning), or when at
+    most a fraction `allowed` of the elements differ; else a description."""
     got, gt = load(got_path)
     want, wt = load(want_path)
     if gt != wt or got.shape != want.shape:
         return f"type {gt}{got.shape} vs {wt}{want.shape}"
     if got.dtype.kind != "f":
         bad = got != want
-        if np.any(bad):
+        if np.any(bad) and bad.sum() > allowed * bad.size:
             i = np.argwhere(bad)[0]
             return (f"{int(bad.sum())} of {bad.size} differ; first at "
                     f"{tuple(i)}: {got[tuple(i)]} vs {want[tuple(i)]}")
@@ -118,16 +137,16 @@ def compare(got_path, want_path, tol):
     fin = np.isfinite(g) & np.isfinite(w)
     inf_bad = (np.isinf(g) | np.isinf(w)) & ~(g == w) & ~np.isnan(g) & ~np.isnan(w)
     if tol is None:
-        close = (g == w) | (np.isnan(g) & np.isnan(w))
         # Bitwise: -0 and +0 differ too.
-        close &= np.signbit(g) == np.signbit(w)
+        close = ((g == w) & (np.signbit(g) == np.signbit(w))) | \
+            (np.isnan(g) & np.isnan(w))
         bad = ~close
     else:
         rtol, atol = tol
         err = np.zeros_like(g)
         err[fin] = np.abs(g[fin] - w[fin]) - (atol + rtol * np.abs(w[fin]))
         bad = nan_bad | inf_bad | (err > 0)
-    if np.any(bad):
+    if np.any(bad) and bad.sum() > allowed * bad.size:
         i = tuple(np.argwhere(bad)[0])
         return (f"{int(bad.sum())} of {bad.size} differ "
                 f"({'bitwise' if tol is None else 'rtol %g atol %g' % tol}); "
@@ -261,9 +280,18 @@ class Checker:
                 continue
             for o in f["outputs"]:
                 want = os.path.join(f["dir"], "interp", o)
+                got = os.path.join(out, o)
+                if not os.path.exists(got):
+                    self.fail(f"{f['name']} [{mode}] {o}", "not written")
+                    continue
                 dtype = load(want)[1]
-                why = compare(os.path.join(out, o), want,
-                              self.tolerance(f, mode, dtype))
+                # Kernels keep f16/bf16 values in f32 between operations:
+                # a value near a comparison's threshold, or an intermediate
+                # overflow the interpreter rounds to inf, can decide
+                # differently. Those few elements are allowed here; the
+                # round-each-op mode checks the same code bit for bit.
+                allowed = 0.01 if mode == "default" and f["half"] else 0.0
+                why = compare(got, want, self.tolerance(f, mode, dtype), allowed)
                 if why:
                     self.fail(f"{f['name']} [{mode}] {o}", why)
             f.setdefault("checked", []).append(mode)

@@ -151,6 +151,17 @@ func.func @handwritten_split(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x
   return %r#0, %r#1 : tensor<4x4xf32>, tensor<4xf32>
 }
 
+// A split inside a hand-written fusion: each piece at its offset.
+func.func @handwritten_pieces(%a: tensor<4x10xf32>) -> (tensor<4x3xf32>, tensor<4x7xf32>) {
+  %r:2 = fusec.fusion (%a) : (tensor<4x10xf32>) -> (tensor<4x3xf32>, tensor<4x7xf32>) {
+  ^bb0(%x: tensor<4x10xf32>):
+    %p:2 = fusec.split %x axis = 1 sizes = [3, 7] : tensor<4x10xf32> -> tensor<4x3xf32>, tensor<4x7xf32>
+    %n = fusec.neg %p#1 : tensor<4x7xf32>
+    fusec.yield %p#0, %n : tensor<4x3xf32>, tensor<4x7xf32>
+  }
+  return %r#0, %r#1 : tensor<4x3xf32>, tensor<4x7xf32>
+}
+
 // Constants: a splat result and a table in a kernel; a matmul between.
 func.func @constants(%a: tensor<3x4xf32>) -> (tensor<3x2xf32>, tensor<100x100xf32>) {
   %w = fusec.constant dense<[[1.5, -2.0], [0.25, 3.0], [-1.0, 0.1], [2.0, 2.0]]> : tensor<4x2xf32>
