@@ -667,9 +667,11 @@ void reduceT(ReduceKind kind, const Buffer &in,
 
 /// One [M,K] x [K,N] product into `o`. Float products are exact in f64 and
 /// summed over k in order; integers wrap.
-template <typename E>
+/// `O` is the result's element: `E` itself, or f32 for f16/bf16 operands
+/// (a low-precision product returned with its f32 accumulation).
+template <typename E, typename O = E>
 void gemm(const typename E::Storage *a, const typename E::Storage *b,
-          typename E::Storage *o, int64_t m, int64_t k, int64_t n,
+          typename O::Storage *o, int64_t m, int64_t k, int64_t n,
           std::vector<double> &accF, std::vector<uint64_t> &accI) {
   using C = typename E::Compute;
   if constexpr (std::is_same_v<C, float>) {
@@ -686,7 +688,7 @@ void gemm(const typename E::Storage *a, const typename E::Storage *b,
           acc[j] += av * double(E::load(brow[j]));
       }
       for (int64_t j = 0; j < n; ++j)
-        o[i * n + j] = E::storeWide(acc[j]);
+        o[i * n + j] = O::storeWide(acc[j]);
     }
   } else {
     accI.assign(size_t(n), 0);
@@ -880,22 +882,31 @@ void kernels::matmul(const Buffer &a, const Buffer &b, Buffer &out) {
     using E = Elem<decltype(tag)::value>;
     using S = typename E::Storage;
     if constexpr (decltype(tag)::value != DType::I1) {
-      const S *pa = a.as<S>();
-      const S *pb = b.as<S>();
-      S *po = out.as<S>();
-      std::vector<double> accF;
-      std::vector<uint64_t> accI;
       if (m == 0 || n == 0 || out.numElements() == 0)
         return;
-      forEachRun<3>(batchO, strides,
-                    [&](const std::array<int64_t, 3> &off, int64_t runLen,
-                        const std::array<int64_t, 3> &st) {
-                      for (int64_t i = 0; i < runLen; ++i)
-                        gemm<E>(pa + (off[1] + i * st[1]) * m * k,
-                                pb + (off[2] + i * st[2]) * k * n,
-                                po + (off[0] + i * st[0]) * m * n, m, k, n,
-                                accF, accI);
-                    });
+      const S *pa = a.as<S>();
+      const S *pb = b.as<S>();
+      std::vector<double> accF;
+      std::vector<uint64_t> accI;
+      auto run = [&](auto outTag) {
+        using O = Elem<decltype(outTag)::value>;
+        auto *po = out.as<typename O::Storage>();
+        forEachRun<3>(batchO, strides,
+                      [&](const std::array<int64_t, 3> &off, int64_t runLen,
+                          const std::array<int64_t, 3> &st) {
+                        for (int64_t i = 0; i < runLen; ++i)
+                          gemm<E, O>(pa + (off[1] + i * st[1]) * m * k,
+                                     pb + (off[2] + i * st[2]) * k * n,
+                                     po + (off[0] + i * st[0]) * m * n, m, k,
+                                     n, accF, accI);
+                      });
+      };
+      if constexpr (std::is_same_v<typename E::Compute, float> &&
+                    decltype(tag)::value != DType::F32) {
+        if (out.dtype() == DType::F32)
+          return run(DTypeTag<DType::F32>{});
+      }
+      run(tag);
     }
   });
 }

@@ -840,7 +840,10 @@ private:
                      &c = exe.buffers[m.c];
     std::string operands =
         "a " + describe(m.a) + ", b " + describe(m.b) + ", c " + describe(m.c);
-    if (a.dtype != b.dtype || a.dtype != c.dtype)
+    // c has a's dtype, or f32 for f16/bf16 operands (f32 accumulation).
+    bool wideResult = (a.dtype == DType::F16 || a.dtype == DType::BF16) &&
+                      c.dtype == DType::F32;
+    if (a.dtype != b.dtype || (a.dtype != c.dtype && !wideResult))
       return fail(what + "matmul operands of different dtypes: " + operands);
     size_t ra = a.shape.size(), rb = b.shape.size();
     int64_t k1 = a.shape[ra - 1], k2 = b.shape[rb - 2];

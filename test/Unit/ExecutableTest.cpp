@@ -831,6 +831,24 @@ TEST(Executable, ValidatesMatmuls) {
       errorOfChange([](Executable &e) { e.buffers[3].dtype = DType::BF16; }),
       "invalid .fsx file: step 0: matmul operands of different dtypes: a "
       "[2,3,4] f32, b [4,5] f32, c [2,3,5] bf16");
+  // f16/bf16 operands may give an f32 result (f32 accumulation), nothing
+  // else mixes.
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.buffers[0].dtype = e.buffers[1].dtype = DType::BF16;
+            }),
+            "");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.buffers[0].dtype = e.buffers[1].dtype = DType::F16;
+              e.buffers[3].dtype = DType::BF16;
+            }),
+            "invalid .fsx file: step 0: matmul operands of different dtypes: "
+            "a [2,3,4] f16, b [4,5] f16, c [2,3,5] bf16");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.buffers[0].dtype = e.buffers[1].dtype = DType::I32;
+              e.buffers[3].dtype = DType::I64;
+            }),
+            "invalid .fsx file: step 0: matmul operands of different dtypes: "
+            "a [2,3,4] i32, b [4,5] i32, c [2,3,5] i64");
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.buffers[1].shape = {3, 5};
             }),

@@ -526,6 +526,38 @@ func.func @fold_select_nan_payload() -> tensor<2xf32> {
   return %0 : tensor<2xf32>
 }
 
+// cast(cast(x)) where the first cast is exact (f16/bf16 -> f32, i1 -> any,
+// i32 -> i64) is a cast of x, or x itself back in its own type. A first
+// cast that rounds (f32 -> f16, i32 -> f32) or wraps (i64 -> i32) is kept.
+// CHECK-LABEL: func.func @cast_of_exact_cast
+// CHECK-SAME: (%[[H:[^:]*]]: tensor<4xf16>, %[[B:[^:]*]]: tensor<4xi1>, %[[I:[^:]*]]: tensor<4xi32>, %[[F:[^:]*]]: tensor<4xf32>, %[[L:[^:]*]]: tensor<4xi64>)
+// CHECK-DAG: %[[HB:.+]] = fusec.cast %[[H]] : tensor<4xf16> to tensor<4xbf16>
+// CHECK-DAG: %[[BF:.+]] = fusec.cast %[[B]] : tensor<4xi1> to tensor<4xf32>
+// CHECK-DAG: %[[FH:.+]] = fusec.cast %[[F]] : tensor<4xf32> to tensor<4xf16>
+// CHECK-DAG: %[[FHF:.+]] = fusec.cast %[[FH]] : tensor<4xf16> to tensor<4xf32>
+// CHECK-DAG: %[[IF:.+]] = fusec.cast %[[I]] : tensor<4xi32> to tensor<4xf32>
+// CHECK-DAG: %[[IFI:.+]] = fusec.cast %[[IF]] : tensor<4xf32> to tensor<4xi32>
+// CHECK-DAG: %[[LI:.+]] = fusec.cast %[[L]] : tensor<4xi64> to tensor<4xi32>
+// CHECK-DAG: %[[LIL:.+]] = fusec.cast %[[LI]] : tensor<4xi32> to tensor<4xi64>
+// CHECK: return %[[H]], %[[HB]], %[[BF]], %[[I]], %[[FHF]], %[[IFI]], %[[LIL]]
+func.func @cast_of_exact_cast(%h: tensor<4xf16>, %b: tensor<4xi1>, %i: tensor<4xi32>, %f: tensor<4xf32>, %l: tensor<4xi64>)
+    -> (tensor<4xf16>, tensor<4xbf16>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi64>) {
+  %0 = fusec.cast %h : tensor<4xf16> to tensor<4xf32>
+  %1 = fusec.cast %0 : tensor<4xf32> to tensor<4xf16>
+  %2 = fusec.cast %0 : tensor<4xf32> to tensor<4xbf16>
+  %3 = fusec.cast %b : tensor<4xi1> to tensor<4xi32>
+  %4 = fusec.cast %3 : tensor<4xi32> to tensor<4xf32>
+  %5 = fusec.cast %i : tensor<4xi32> to tensor<4xi64>
+  %6 = fusec.cast %5 : tensor<4xi64> to tensor<4xi32>
+  %7 = fusec.cast %f : tensor<4xf32> to tensor<4xf16>
+  %8 = fusec.cast %7 : tensor<4xf16> to tensor<4xf32>
+  %9 = fusec.cast %i : tensor<4xi32> to tensor<4xf32>
+  %10 = fusec.cast %9 : tensor<4xf32> to tensor<4xi32>
+  %11 = fusec.cast %l : tensor<4xi64> to tensor<4xi32>
+  %12 = fusec.cast %11 : tensor<4xi32> to tensor<4xi64>
+  return %1, %2, %4, %6, %8, %10, %12 : tensor<4xf16>, tensor<4xbf16>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi64>
+}
+
 // Round to nearest even, saturate, NaN -> 0. 0x3EFFFFFF is the float just
 // below 0.5; 0x5F000000 is 2^63.
 // CHECK-LABEL: func.func @fold_cast_float_to_int()

@@ -776,6 +776,43 @@ func.func @matmul_wrong_result_type(%a: tensor<1x3x4xi32>, %b: tensor<2x4x5xi32>
 
 // -----
 
+// Only f16/bf16 operands may widen the result, and only to f32.
+func.func @matmul_narrow_result(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+2 {{'fusec.matmul' op inferred type(s) 'tensor<3x2xf32>' are incompatible with return type(s) of operation 'tensor<3x2xf16>'}}
+  // expected-error @+1 {{'fusec.matmul' op failed to infer returned types}}
+  %0 = fusec.matmul %a, %b : tensor<3x4xf32>, tensor<4x2xf32> -> tensor<3x2xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_wide_integer(%a: tensor<3x4xi32>, %b: tensor<4x2xi32>) {
+  // expected-error @+2 {{'fusec.matmul' op inferred type(s) 'tensor<3x2xi32>' are incompatible with return type(s) of operation 'tensor<3x2xi64>'}}
+  // expected-error @+1 {{'fusec.matmul' op failed to infer returned types}}
+  %0 = fusec.matmul %a, %b : tensor<3x4xi32>, tensor<4x2xi32> -> tensor<3x2xi64>
+  return
+}
+
+// -----
+
+func.func @matmul_wide_to_bf16(%a: tensor<3x4xf16>, %b: tensor<4x2xf16>) {
+  // expected-error @+2 {{'fusec.matmul' op inferred type(s) 'tensor<3x2xf16>' are incompatible with return type(s) of operation 'tensor<3x2xbf16>'}}
+  // expected-error @+1 {{'fusec.matmul' op failed to infer returned types}}
+  %0 = fusec.matmul %a, %b : tensor<3x4xf16>, tensor<4x2xf16> -> tensor<3x2xbf16>
+  return
+}
+
+// -----
+
+func.func @matmul_wide_shape(%a: tensor<3x4xbf16>, %b: tensor<4x2xbf16>) {
+  // expected-error @+2 {{'fusec.matmul' op inferred type(s) 'tensor<3x2xbf16>' are incompatible with return type(s) of operation 'tensor<2x3xf32>'}}
+  // expected-error @+1 {{'fusec.matmul' op failed to infer returned types}}
+  %0 = fusec.matmul %a, %b : tensor<3x4xbf16>, tensor<4x2xbf16> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @matmul_i1(%a: tensor<2x2xi1>) {
   // expected-error-re @+1 {{'fusec.matmul' op operand #0 must be statically shaped tensor of {{.*}}, but got 'tensor<2x2xi1>'}}
   %0 = fusec.matmul %a, %a : tensor<2x2xi1>, tensor<2x2xi1> -> tensor<2x2xi1>

@@ -18,6 +18,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -503,6 +504,20 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+/// The inferred type, or the same shape in f32 for f16/bf16 operands (the
+/// f32 accumulation of a low-precision product, returned as is).
+bool MatmulOp::isCompatibleReturnTypes(TypeRange inferred, TypeRange actual) {
+  if (inferred.size() != 1 || actual.size() != 1)
+    return false;
+  if (inferred[0] == actual[0])
+    return true;
+  auto want = dyn_cast<RankedTensorType>(inferred[0]);
+  auto got = dyn_cast<RankedTensorType>(actual[0]);
+  return want && got && want.getShape() == got.getShape() &&
+         (want.getElementType().isF16() || want.getElementType().isBF16()) &&
+         got.getElementType().isF32();
+}
+
 //===----------------------------------------------------------------------===//
 // Verifiers
 //===----------------------------------------------------------------------===//
@@ -770,9 +785,33 @@ OpFoldResult SelectOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+/// Whether every value of element type `from` is exactly representable in
+/// `to`, so that converting there and on equals converting directly.
+static bool isLosslessConversion(Type from, Type to) {
+  if (from == to)
+    return true;
+  if (from.isInteger(1))
+    return true; // 0 and 1 exist everywhere, and i1 -> i1 is x != 0.
+  if ((from.isF16() || from.isBF16()) && to.isF32())
+    return true;
+  return from.isInteger(32) && to.isInteger(64);
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  // cast(cast(x)) where the first cast loses nothing is a cast of x, and x
+  // itself when it returns to x's type (f16 -> f32 -> f16).
+  if (auto inner = getInput().getDefiningOp<CastOp>()) {
+    Value x = inner.getInput();
+    if (isLosslessConversion(getElementTypeOrSelf(x.getType()),
+                             getElementTypeOrSelf(inner.getType()))) {
+      if (x.getType() == getType())
+        return x;
+      getInputMutable().assign(x);
+      return getResult();
+    }
+  }
   return foldSingle(*this, adaptor.getOperands());
 }
 

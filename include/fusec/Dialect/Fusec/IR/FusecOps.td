@@ -464,7 +464,7 @@ def Fusec_ReduceMeanOp : Fusec_ReduceOp<"reduce_mean", Fusec_FloatTensor,
 // matmul
 //===----------------------------------------------------------------------===//
 
-def Fusec_MatmulOp : Fusec_Op<"matmul", [InferTypeOpAdaptor]> {
+def Fusec_MatmulOp : Fusec_Op<"matmul", [InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "Batched matrix product";
   let description = [{
     `lhs [..., M, K] x rhs [..., K, N] -> [..., M, N]` for operands of rank
@@ -472,8 +472,14 @@ def Fusec_MatmulOp : Fusec_Op<"matmul", [InferTypeOpAdaptor]> {
     broadcast like NumPy's `matmul`. Floats: products and sums in f64, summed
     over K in order, rounded once. Integers wrap.
 
+    The result has the operands' element type, except that f16 and bf16
+    operands may give an f32 result: the product of low-precision operands
+    returned with its f32 accumulation (what `fusec-mixed-precision`
+    produces; on a GPU, cuBLASLt with 32-bit compute and an f32 output).
+
     ```mlir
     %y = fusec.matmul %x, %w : tensor<8x16x32xf16>, tensor<32x64xf16> -> tensor<8x16x64xf16>
+    %z = fusec.matmul %a, %b : tensor<4x8xbf16>, tensor<8x2xbf16> -> tensor<4x2xf32>
     ```
   }];
   let arguments = (ins Fusec_NumericTensor:$lhs, Fusec_NumericTensor:$rhs);
