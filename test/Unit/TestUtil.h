@@ -49,6 +49,12 @@ inline constexpr Tolerance kBF16Tol{1.6e-2, 1e-5};
 // from this file).
 inline constexpr Tolerance kF16ChainTol{1e-2, 1e-2};
 inline constexpr Tolerance kBF16ChainTol{6.25e-2, 6.25e-2};
+// A whole f32 model run after fusec-mixed-precision, against the f32 run,
+// on inputs of its ordinary range (issue: f16 rtol 1e-2 / atol 1e-3, bf16
+// rtol 3e-2 / atol 1e-2). Used by test/Transforms (which reads them from
+// this file).
+inline constexpr Tolerance kMixedF16Tol{1e-2, 1e-3};
+inline constexpr Tolerance kMixedBF16Tol{3e-2, 1e-2};
 
 inline Tolerance toleranceFor(DType t) {
   switch (t) {

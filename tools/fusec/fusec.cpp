@@ -12,7 +12,9 @@
 
 #include "fusec/Codegen/Compile.h"
 #include "fusec/Conversion/TosaToFusec/TosaToFusec.h"
+#include "fusec/Dialect/Fusec/Transforms/Autodiff.h"
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
+#include "fusec/Dialect/Fusec/Transforms/TrainStep.h"
 #include "fusec/InitAll.h"
 #include "fusec/Interpreter/Interpreter.h"
 #include "fusec/Pipeline/Pipeline.h"
@@ -99,6 +101,84 @@ cl::opt<int64_t> fusionReachabilityBudget(
     "fusion-reachability-budget",
     cl::desc("Visits allowed per cycle check of a multi-output fusion"),
     cl::init(4096), cl::cat(fusecCategory));
+
+cl::OptionCategory precisionCategory("fusec mixed precision options");
+cl::opt<std::string> mixedPrecision(
+    "mixed-precision",
+    cl::desc("Run f32 computations in f16 or bf16 where it is safe: off "
+             "(default), f16 or bf16"),
+    cl::value_desc("off|f16|bf16"), cl::init("off"),
+    cl::cat(precisionCategory));
+cl::opt<bool> keepIOLowPrecision(
+    "keep-io-low-precision",
+    cl::desc("With --mixed-precision, change f32 arguments and results of "
+             "the functions to the low type"),
+    cl::init(false), cl::cat(precisionCategory));
+cl::list<std::string> mixedPrecisionAllow(
+    "mixed-precision-allow", cl::CommaSeparated,
+    cl::desc("Operations moved to the allow class (always low precision)"),
+    cl::value_desc("op,..."), cl::cat(precisionCategory));
+cl::list<std::string> mixedPrecisionInfer(
+    "mixed-precision-infer", cl::CommaSeparated,
+    cl::desc("Operations moved to the infer class (follow their inputs)"),
+    cl::value_desc("op,..."), cl::cat(precisionCategory));
+cl::list<std::string> mixedPrecisionDeny(
+    "mixed-precision-deny", cl::CommaSeparated,
+    cl::desc("Operations moved to the deny class (always f32)"),
+    cl::value_desc("op,..."), cl::cat(precisionCategory));
+cl::list<std::string> mixedPrecisionClear(
+    "mixed-precision-clear", cl::CommaSeparated,
+    cl::desc("Operations moved to the clear class (no numeric effect)"),
+    cl::value_desc("op,..."), cl::cat(precisionCategory));
+
+cl::OptionCategory trainCategory("fusec training options");
+cl::opt<std::string> trainFunc(
+    "train",
+    cl::desc("Build <FUNC>_train_step from the loss function FUNC (first "
+             "result a scalar loss, trainable arguments marked fusec.param); "
+             "with --run, train on the given inputs"),
+    cl::value_desc("FUNC"), cl::init(""), cl::cat(trainCategory));
+cl::opt<std::string> optimizerName("optimizer",
+                                   cl::desc("sgd (default) or adam"),
+                                   cl::value_desc("sgd|adam"), cl::init("sgd"),
+                                   cl::cat(trainCategory));
+cl::opt<double> learningRate("learning-rate", cl::desc("Learning rate"),
+                             cl::init(0.01), cl::cat(trainCategory));
+cl::opt<double> momentum("momentum",
+                         cl::desc("SGD momentum (0: plain SGD)"),
+                         cl::init(0.9), cl::cat(trainCategory));
+cl::opt<double> beta1("beta1", cl::desc("Adam: first-moment decay"),
+                      cl::init(0.9), cl::cat(trainCategory));
+cl::opt<double> beta2("beta2", cl::desc("Adam: second-moment decay"),
+                      cl::init(0.999), cl::cat(trainCategory));
+cl::opt<double> epsilon("epsilon", cl::desc("Adam: denominator epsilon"),
+                        cl::init(1e-8), cl::cat(trainCategory));
+cl::opt<double> weightDecay("weight-decay",
+                            cl::desc("L2 penalty added to the gradients"),
+                            cl::init(0), cl::cat(trainCategory));
+cl::opt<std::string> lossScale(
+    "loss-scale",
+    cl::desc("Loss scaling: dynamic, static:VALUE or off (default: dynamic "
+             "with --mixed-precision=f16, else off)"),
+    cl::value_desc("mode"), cl::init("default"), cl::cat(trainCategory));
+cl::opt<double> lossScaleInit("loss-scale-init",
+                              cl::desc("Dynamic loss scaling: initial scale"),
+                              cl::init(65536), cl::cat(trainCategory));
+cl::opt<double>
+    lossScaleGrowth("loss-scale-growth",
+                    cl::desc("Dynamic loss scaling: growth factor"),
+                    cl::init(2), cl::cat(trainCategory));
+cl::opt<double>
+    lossScaleBackoff("loss-scale-backoff",
+                     cl::desc("Dynamic loss scaling: backoff factor"),
+                     cl::init(0.5), cl::cat(trainCategory));
+cl::opt<int64_t> lossScaleInterval(
+    "loss-scale-interval",
+    cl::desc("Dynamic loss scaling: good steps before the scale grows"),
+    cl::init(2000), cl::cat(trainCategory));
+cl::opt<int64_t> trainSteps("steps",
+                            cl::desc("Training steps run by --train --run"),
+                            cl::init(1), cl::cat(trainCategory));
 
 cl::opt<bool> verifyEach(
     "verify-each",
@@ -275,36 +355,15 @@ void printSummary(llvm::raw_ostream &os, StringRef name,
   os << "\n";
 }
 
-/// --run: read inputs, interpret, write results.
-LogicalResult runModule(ModuleOp module) {
-  if (backend == Backend::GPU)
-    return module.emitError()
-           << "--backend=gpu is not available in this build of fusec; use "
-              "--backend=interp or auto";
-  FailureOr<func::FuncOp> entry = findEntry(module);
-  if (failed(entry))
-    return failure();
-  func::FuncOp func = *entry;
+/// Reads one --input per argument of `func`, checked against its type.
+LogicalResult readInputs(func::FuncOp func, fusec::Interpreter &interpreter,
+                         SmallVectorImpl<fusec::Buffer> &args) {
   FunctionType type = func.getFunctionType();
   if (inputFiles.size() != type.getNumInputs())
     return func.emitError()
            << "'" << func.getSymName() << "' takes " << type.getNumInputs()
            << " argument(s) but " << inputFiles.size()
            << " --input file(s) were given";
-
-  fusec::InterpreterOptions options;
-  if (!memoryLimit.empty()) {
-    std::optional<uint64_t> limit = parseSize(memoryLimit);
-    if (!limit || *limit == 0)
-      return module.emitError()
-             << "invalid --memory-limit '" << memoryLimit
-             << "': expected a positive byte count with an optional K/M/G "
-                "suffix";
-    options.memoryLimit = *limit;
-  }
-  fusec::Interpreter interpreter(options);
-
-  SmallVector<fusec::Buffer> args;
   for (auto [i, path] : llvm::enumerate(inputFiles)) {
     std::string error;
     fusec::Buffer buffer =
@@ -321,15 +380,16 @@ LogicalResult runModule(ModuleOp module) {
              << ": " << *why;
     args.push_back(std::move(buffer));
   }
+  return success();
+}
 
-  FailureOr<SmallVector<fusec::Buffer>> results = interpreter.run(func, args);
-  if (failed(results))
-    return failure();
-
+/// Writes result0.npy, result1.npy, ... to --output-dir and summarizes
+/// each.
+LogicalResult writeResults(ModuleOp module, ArrayRef<fusec::Buffer> results) {
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
     return module.emitError() << "cannot create output directory '" << outputDir
                               << "': " << ec.message();
-  for (auto [i, result] : llvm::enumerate(*results)) {
+  for (auto [i, result] : llvm::enumerate(results)) {
     SmallString<256> path(outputDir);
     std::string name = "result" + std::to_string(i) + ".npy";
     llvm::sys::path::append(path, name);
@@ -339,6 +399,144 @@ LogicalResult runModule(ModuleOp module) {
     printSummary(llvm::outs(), path, result);
   }
   return success();
+}
+
+FailureOr<fusec::InterpreterOptions> interpreterOptions(ModuleOp module) {
+  fusec::InterpreterOptions options;
+  if (!memoryLimit.empty()) {
+    std::optional<uint64_t> limit = parseSize(memoryLimit);
+    if (!limit || *limit == 0)
+      return module.emitError()
+             << "invalid --memory-limit '" << memoryLimit
+             << "': expected a positive byte count with an optional K/M/G "
+                "suffix";
+    options.memoryLimit = *limit;
+  }
+  return options;
+}
+
+/// A buffer of `type` with every element `value` (the fusec.init of a
+/// training state argument).
+FailureOr<fusec::Buffer> splatBuffer(fusec::Interpreter &interpreter,
+                                     Location loc, Type type,
+                                     Attribute value) {
+  auto tensor = cast<RankedTensorType>(type);
+  std::optional<fusec::DType> dtype = fusec::toDType(tensor.getElementType());
+  std::string error;
+  fusec::Buffer buffer;
+  if (dtype)
+    buffer = interpreter.getAllocator().allocate(
+        *dtype,
+        fusec::Shape(tensor.getShape().begin(), tensor.getShape().end()),
+        error);
+  if (!buffer)
+    return emitError(loc) << "cannot allocate training state: " << error;
+  int64_t n = buffer.numElements();
+  if (auto f = dyn_cast<FloatAttr>(value); f && *dtype == fusec::DType::F32) {
+    std::fill_n(buffer.as<float>(), n, float(f.getValueAsDouble()));
+  } else if (auto i = dyn_cast<IntegerAttr>(value);
+             i && *dtype == fusec::DType::I32) {
+    std::fill_n(buffer.as<int32_t>(), n, int32_t(i.getInt()));
+  } else {
+    return emitError(loc) << "unsupported initial value " << value
+                          << " for training state of type " << type;
+  }
+  return buffer;
+}
+
+/// --train=FUNC --run: runs FUNC_train_step --steps times, feeding each
+/// step's updated parameters and state to the next; prints the loss per
+/// step and writes the final parameters.
+LogicalResult trainModule(ModuleOp module) {
+  auto lossFunc = module.lookupSymbol<func::FuncOp>(trainFunc);
+  auto step =
+      module.lookupSymbol<func::FuncOp>(trainFunc + "_train_step");
+  if (!lossFunc || !step)
+    return module.emitError() << "no training step for '" << trainFunc << "'";
+  FailureOr<fusec::InterpreterOptions> options = interpreterOptions(module);
+  if (failed(options))
+    return failure();
+  fusec::Interpreter interpreter(*options);
+  SmallVector<fusec::Buffer> args;
+  if (failed(readInputs(lossFunc, interpreter, args)))
+    return failure();
+  for (unsigned i = args.size(); i < step.getNumArguments(); ++i) {
+    FailureOr<fusec::Buffer> init = splatBuffer(
+        interpreter, step.getArgument(i).getLoc(),
+        step.getArgument(i).getType(), step.getArgAttr(i, fusec::kInitAttrName));
+    if (failed(init))
+      return failure();
+    args.push_back(std::move(*init));
+  }
+  // Which result replaces which argument, and which are reported.
+  SmallVector<int64_t> updates(step.getNumResults(), -1);
+  int64_t scaleResult = -1, skippedResult = -1;
+  for (unsigned r = 0; r < step.getNumResults(); ++r) {
+    if (auto arg = step.getResultAttrOfType<IntegerAttr>(
+            r, fusec::kUpdatesAttrName))
+      updates[r] = arg.getInt();
+    if (step.getResultAttr(r, fusec::kLossScaleAttrName))
+      scaleResult = r;
+    if (step.getResultAttr(r, fusec::kSkippedAttrName))
+      skippedResult = r;
+  }
+  int64_t skipped = 0;
+  double lastLoss = std::nan("");
+  for (int64_t k = 1; k <= trainSteps; ++k) {
+    FailureOr<SmallVector<fusec::Buffer>> results =
+        interpreter.run(step, args);
+    if (failed(results))
+      return failure();
+    lastLoss = (*results)[0].getAsDouble(0);
+    llvm::outs() << "step " << k << ": loss " << llvm::format("%g", lastLoss);
+    if (scaleResult >= 0)
+      llvm::outs() << " scale "
+                   << llvm::format("%g",
+                                   (*results)[scaleResult].getAsDouble(0));
+    if (skippedResult >= 0 && (*results)[skippedResult].getAsDouble(0)) {
+      ++skipped;
+      llvm::outs() << " skipped (non-finite gradients)";
+    }
+    llvm::outs() << "\n";
+    for (auto [r, arg] : llvm::enumerate(updates))
+      if (arg >= 0)
+        args[arg] = std::move((*results)[r]);
+  }
+  llvm::outs() << trainSteps << " steps";
+  if (skippedResult >= 0)
+    llvm::outs() << ", " << skipped << " skipped";
+  llvm::outs() << "\n";
+  SmallVector<fusec::Buffer> params;
+  for (unsigned i = 0; i < lossFunc.getNumArguments(); ++i)
+    if (lossFunc.getArgAttr(i, fusec::kParamAttrName))
+      params.push_back(args[i]);
+  return writeResults(module, params);
+}
+
+/// --run: read inputs, interpret, write results.
+LogicalResult runModule(ModuleOp module) {
+  if (backend == Backend::GPU)
+    return module.emitError()
+           << "--backend=gpu is not available in this build of fusec; use "
+              "--backend=interp or auto";
+  if (!trainFunc.empty())
+    return trainModule(module);
+  FailureOr<func::FuncOp> entry = findEntry(module);
+  if (failed(entry))
+    return failure();
+  func::FuncOp func = *entry;
+  FailureOr<fusec::InterpreterOptions> options =
+      interpreterOptions(module);
+  if (failed(options))
+    return failure();
+  fusec::Interpreter interpreter(*options);
+  SmallVector<fusec::Buffer> args;
+  if (failed(readInputs(func, interpreter, args)))
+    return failure();
+  FailureOr<SmallVector<fusec::Buffer>> results = interpreter.run(func, args);
+  if (failed(results))
+    return failure();
+  return writeResults(module, *results);
 }
 
 bool isCodegen() {
@@ -497,6 +695,41 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return failure();
   }
   pipelineOptions.fusionReachabilityBudget = fusionReachabilityBudget;
+  if (mixedPrecision != "off" && mixedPrecision != "f16" &&
+      mixedPrecision != "bf16") {
+    llvm::errs() << "fusec: error: --mixed-precision='" << mixedPrecision
+                 << "': expected off, f16 or bf16\n";
+    return failure();
+  }
+  pipelineOptions.mixedPrecision = mixedPrecision;
+  pipelineOptions.train = trainFunc;
+  pipelineOptions.optimizer = optimizerName;
+  pipelineOptions.learningRate = learningRate;
+  pipelineOptions.momentum = momentum;
+  pipelineOptions.beta1 = beta1;
+  pipelineOptions.beta2 = beta2;
+  pipelineOptions.epsilon = epsilon;
+  pipelineOptions.weightDecay = weightDecay;
+  pipelineOptions.lossScale = lossScale;
+  pipelineOptions.lossScaleInit = lossScaleInit;
+  pipelineOptions.lossScaleGrowth = lossScaleGrowth;
+  pipelineOptions.lossScaleBackoff = lossScaleBackoff;
+  pipelineOptions.lossScaleInterval = lossScaleInterval;
+  if (!trainFunc.empty()) {
+    // Differentiation does not go through calls.
+    pipelineOptions.inlineCalls = true;
+    if (entryName.empty())
+      entryName = trainFunc + "_train_step";
+  }
+  if (trainSteps < 0) {
+    llvm::errs() << "fusec: error: --steps must not be negative\n";
+    return failure();
+  }
+  pipelineOptions.keepIOLowPrecision = keepIOLowPrecision;
+  pipelineOptions.mixedPrecisionAllow = mixedPrecisionAllow;
+  pipelineOptions.mixedPrecisionInfer = mixedPrecisionInfer;
+  pipelineOptions.mixedPrecisionDeny = mixedPrecisionDeny;
+  pipelineOptions.mixedPrecisionClear = mixedPrecisionClear;
   fusec::buildFusecPipeline(pm, pipelineOptions);
   pm.enableVerifier(verifyEach);
   if (failed(pm.run(*module)) || failed(verify(*module)))
@@ -582,7 +815,10 @@ int main(int argc, char **argv) {
   // options and MLIR's standard --mlir-* ones (the rest: --help-hidden).
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
-    bool ours = llvm::is_contained(option->Categories, &fusecCategory);
+    bool ours = llvm::any_of(option->Categories, [](cl::OptionCategory *c) {
+      return c == &fusecCategory || c == &precisionCategory ||
+             c == &trainCategory;
+    });
     bool generic = entry.first == "help" || entry.first == "version";
     if (!ours && !generic && !entry.first.starts_with("mlir-"))
       option->setHiddenFlag(cl::Hidden);

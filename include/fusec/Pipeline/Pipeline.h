@@ -27,6 +27,73 @@ struct FusecPipelineOptions
                                           "body first (code generation "
                                           "compiles one function)"),
                            llvm::cl::init(false)};
+  Option<std::string> mixedPrecision{
+      *this, "mixed-precision",
+      llvm::cl::desc("Run f32 computations in f16 or bf16 where safe "
+                     "(fusec-mixed-precision): off, f16 or bf16"),
+      llvm::cl::init("off")};
+  Option<bool> keepIOLowPrecision{
+      *this, "keep-io-low-precision",
+      llvm::cl::desc("With mixed-precision, change f32 function arguments "
+                     "and results to the low type"),
+      llvm::cl::init(false)};
+  ListOption<std::string> mixedPrecisionAllow{
+      *this, "mixed-precision-allow",
+      llvm::cl::desc("Operations moved to the allow class")};
+  ListOption<std::string> mixedPrecisionInfer{
+      *this, "mixed-precision-infer",
+      llvm::cl::desc("Operations moved to the infer class")};
+  ListOption<std::string> mixedPrecisionDeny{
+      *this, "mixed-precision-deny",
+      llvm::cl::desc("Operations moved to the deny class")};
+  ListOption<std::string> mixedPrecisionClear{
+      *this, "mixed-precision-clear",
+      llvm::cl::desc("Operations moved to the clear class")};
+  Option<std::string> train{
+      *this, "train",
+      llvm::cl::desc("Build <FUNC>_train_step from the loss function FUNC "
+                     "(fusec-train-step; mixed-precision then paints its "
+                     "forward and backward only)"),
+      llvm::cl::init("")};
+  Option<std::string> optimizer{*this, "optimizer",
+                                llvm::cl::desc("Training: sgd or adam"),
+                                llvm::cl::init("sgd")};
+  Option<double> learningRate{*this, "learning-rate",
+                              llvm::cl::desc("Training: learning rate"),
+                              llvm::cl::init(0.01)};
+  Option<double> momentum{*this, "momentum",
+                          llvm::cl::desc("Training: SGD momentum"),
+                          llvm::cl::init(0.9)};
+  Option<double> beta1{*this, "beta1", llvm::cl::desc("Training: Adam beta1"),
+                       llvm::cl::init(0.9)};
+  Option<double> beta2{*this, "beta2", llvm::cl::desc("Training: Adam beta2"),
+                       llvm::cl::init(0.999)};
+  Option<double> epsilon{*this, "epsilon",
+                         llvm::cl::desc("Training: Adam epsilon"),
+                         llvm::cl::init(1e-8)};
+  Option<double> weightDecay{*this, "weight-decay",
+                             llvm::cl::desc("Training: L2 weight decay"),
+                             llvm::cl::init(0)};
+  Option<std::string> lossScale{
+      *this, "loss-scale",
+      llvm::cl::desc("Training: dynamic, static:VALUE, off or default "
+                     "(dynamic for f16)"),
+      llvm::cl::init("default")};
+  Option<double> lossScaleInit{*this, "loss-scale-init",
+                               llvm::cl::desc("Dynamic loss scale: initial"),
+                               llvm::cl::init(65536)};
+  Option<double> lossScaleGrowth{
+      *this, "loss-scale-growth",
+      llvm::cl::desc("Dynamic loss scale: growth factor"),
+      llvm::cl::init(2)};
+  Option<double> lossScaleBackoff{
+      *this, "loss-scale-backoff",
+      llvm::cl::desc("Dynamic loss scale: backoff factor"),
+      llvm::cl::init(0.5)};
+  Option<int64_t> lossScaleInterval{
+      *this, "loss-scale-interval",
+      llvm::cl::desc("Dynamic loss scale: good steps before growth"),
+      llvm::cl::init(2000)};
   Option<bool> fold{*this, "fold",
                     llvm::cl::desc("Fold concatenate/split/slice pairs "
                                    "(fusec-fold-concat-split)"),

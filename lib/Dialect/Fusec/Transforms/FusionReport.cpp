@@ -4,6 +4,7 @@
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -60,6 +61,28 @@ void fusec::printFusionReport(llvm::raw_ostream &os, func::FuncOp func,
   os << "func @" << func.getSymName() << ": " << plan.kernelsBefore
      << " kernels without fusion, " << plan.kernelsAfter << " with fusion ("
      << plan.groups.size() << " fusions)\n";
+  // How much runs in low precision (what fusec-mixed-precision decided).
+  int64_t ops = 0, lowOps = 0, casts = 0;
+  func.walk([&](Operation *op) {
+    if (!isa<FusecDialect>(op->getDialect()) ||
+        isa<ConstantOp, FusionOp, YieldOp>(op))
+      return;
+    if (isa<CastOp>(op)) {
+      ++casts;
+      return;
+    }
+    ++ops;
+    auto isLow = [](Type t) {
+      Type e = getElementTypeOrSelf(t);
+      return e.isF16() || e.isBF16();
+    };
+    if (llvm::any_of(op->getOperandTypes(), isLow) ||
+        llvm::any_of(op->getResultTypes(), isLow))
+      ++lowOps;
+  });
+  if (lowOps)
+    os << "  low precision: " << lowOps << " of " << ops
+       << " operations compute in f16/bf16 (" << casts << " casts)\n";
   for (auto [i, group] : llvm::enumerate(plan.groups)) {
     os << "  fusion #" << i << " (" << kindName(group.kind) << ", "
        << group.ops.size() << " ops): ";

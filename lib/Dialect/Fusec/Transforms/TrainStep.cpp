@@ -1,0 +1,414 @@
+//===- TrainStep.cpp - Training-step builder ------------------------------===//
+//
+// `fusec-train-step`: a step function made of the loss's gradient function
+// (fusec-autodiff, painted by fusec-mixed-precision when asked), inlined,
+// followed by the f32 optimizer update and the loss-scaling state machine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Dialect/Fusec/Transforms/TrainStep.h"
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/Transforms/Autodiff.h"
+#include "fusec/Dialect/Fusec/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/ADT/ScopeExit.h"
+
+#include <cmath>
+#include <limits>
+
+namespace fusec {
+#define GEN_PASS_DEF_FUSECTRAINSTEP
+#include "fusec/Dialect/Fusec/Transforms/Passes.h.inc"
+} // namespace fusec
+
+using namespace mlir;
+using namespace fusec;
+
+namespace {
+
+enum class ScaleMode { Off, Static, Dynamic };
+
+/// Builds the f32 arithmetic of the update with scalar constants.
+struct Arith {
+  ImplicitLocOpBuilder &b;
+
+  RankedTensorType scalarType(Type element) const {
+    return RankedTensorType::get({}, element);
+  }
+  Value f32(double v) {
+    auto type = scalarType(b.getF32Type());
+    return ConstantOp::create(
+        b, type, DenseElementsAttr::get(type, b.getF32FloatAttr(float(v))));
+  }
+  Value i32(int64_t v) {
+    auto type = scalarType(b.getI32Type());
+    return ConstantOp::create(
+        b, type, DenseElementsAttr::get(type, b.getI32IntegerAttr(int32_t(v))));
+  }
+  Value i1(bool v) {
+    auto type = scalarType(b.getI1Type());
+    return ConstantOp::create(b, type,
+                              DenseElementsAttr::get(type, b.getBoolAttr(v)));
+  }
+  Value add(Value x, Value y) { return AddOp::create(b, x, y); }
+  Value sub(Value x, Value y) { return SubOp::create(b, x, y); }
+  Value mul(Value x, Value y) { return MulOp::create(b, x, y); }
+  Value div(Value x, Value y) { return DivOp::create(b, x, y); }
+  Value select(Value c, Value x, Value y) {
+    return SelectOp::create(b, c, x, y);
+  }
+  Value castTo(Value x, Type element) {
+    auto type = cast<RankedTensorType>(x.getType());
+    if (type.getElementType() == element)
+      return x;
+    return CastOp::create(b, type.clone(element), x);
+  }
+};
+
+LogicalResult parseScaleMode(Operation *anchor, const TrainStepOptions &o,
+                             ScaleMode &mode, double &staticScale) {
+  StringRef spec = o.lossScale;
+  if (spec == "default") {
+    mode = o.mixedPrecision == "f16" ? ScaleMode::Dynamic : ScaleMode::Off;
+    return success();
+  }
+  if (spec == "off") {
+    mode = ScaleMode::Off;
+    return success();
+  }
+  if (spec == "dynamic") {
+    mode = ScaleMode::Dynamic;
+    return success();
+  }
+  if (spec.consume_front("static:")) {
+    mode = ScaleMode::Static;
+    if (!spec.getAsDouble(staticScale) && std::isfinite(staticScale) &&
+        staticScale > 0)
+      return success();
+  }
+  return anchor->emitError()
+         << "train step: loss scale '" << o.lossScale
+         << "' is not dynamic, static:VALUE (a positive number) or off";
+}
+
+LogicalResult checkOptions(Operation *anchor, const TrainStepOptions &o) {
+  auto fail = [&](const Twine &what) {
+    return anchor->emitError() << "train step: " << what;
+  };
+  if (o.optimizer != "sgd" && o.optimizer != "adam")
+    return fail("optimizer '" + o.optimizer + "' is not sgd or adam");
+  if (!std::isfinite(o.learningRate) || o.learningRate < 0)
+    return fail("the learning rate must be finite and not negative");
+  if (!std::isfinite(o.momentum) || o.momentum < 0)
+    return fail("the momentum must be finite and not negative");
+  if (!(o.beta1 >= 0 && o.beta1 < 1) || !(o.beta2 >= 0 && o.beta2 < 1))
+    return fail("beta1 and beta2 must be in [0, 1)");
+  if (!std::isfinite(o.epsilon) || o.epsilon < 0)
+    return fail("epsilon must be finite and not negative");
+  if (!std::isfinite(o.weightDecay))
+    return fail("the weight decay must be finite");
+  if (o.mixedPrecision != "off" && o.mixedPrecision != "f16" &&
+      o.mixedPrecision != "bf16")
+    return fail("mixed precision '" + o.mixedPrecision +
+                "' is not off, f16 or bf16");
+  if (!std::isfinite(o.initScale) || o.initScale <= 0)
+    return fail("the initial loss scale must be positive");
+  if (!std::isfinite(o.growthFactor) || o.growthFactor < 1)
+    return fail("the growth factor must be at least 1");
+  if (!(o.backoffFactor > 0 && o.backoffFactor <= 1))
+    return fail("the backoff factor must be in (0, 1]");
+  if (o.growthInterval < 1 || o.growthInterval > INT32_MAX)
+    return fail("the growth interval must be between 1 and 2^31 - 1");
+  return success();
+}
+
+} // namespace
+
+FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
+                                              const TrainStepOptions &o) {
+  MLIRContext *ctx = module.getContext();
+  auto func = module.lookupSymbol<func::FuncOp>(o.func);
+  if (!func)
+    return module.emitError() << "train step: no function named '" << o.func
+                              << "'";
+  ScaleMode mode;
+  double staticScale = 1;
+  if (failed(checkOptions(func, o)) ||
+      failed(parseScaleMode(func, o, mode, staticScale)))
+    return failure();
+  std::string stepName = o.func + "_train_step";
+  if (module.lookupSymbol(stepName))
+    return func.emitError() << "train step: '" << stepName
+                            << "' already exists";
+
+  // The gradient function, painted, is inlined into the step below.
+  std::string gradName = o.func + "_train_step_gradient";
+  for (int i = 0; module.lookupSymbol(gradName); ++i)
+    gradName = o.func + "_train_step_gradient" + std::to_string(i);
+  GradientOptions gradOptions;
+  gradOptions.name = gradName;
+  gradOptions.seedArgument = mode != ScaleMode::Off;
+  FailureOr<func::FuncOp> grad = buildGradientFunction(func, gradOptions);
+  if (failed(grad))
+    return failure();
+  llvm::scope_exit eraseGrad([&] { grad->erase(); });
+  if (o.mixedPrecision != "off") {
+    MixedPrecisionOptions mixed = o.mixed;
+    mixed.precision = o.mixedPrecision;
+    mixed.keepIOLowPrecision = false;
+    if (failed(applyMixedPrecision(func, {*grad}, mixed)))
+      return failure();
+  }
+
+  // The signature (see the pass description).
+  FunctionType lossType = func.getFunctionType();
+  Type f32 = Float32Type::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32);
+  auto scalar = [](Type t) { return RankedTensorType::get({}, t); };
+  SmallVector<unsigned> params;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (func.getArgAttr(i, kParamAttrName))
+      params.push_back(i);
+  bool adam = o.optimizer == "adam";
+  bool velocity = !adam && o.momentum != 0;
+  unsigned statesPerParam = adam ? 2 : velocity ? 1 : 0;
+
+  SmallVector<Type> argTypes(lossType.getInputs());
+  SmallVector<DictionaryAttr> argAttrs;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    argAttrs.push_back(func.getArgAttrDict(i)
+                           ? func.getArgAttrDict(i)
+                           : DictionaryAttr::get(ctx, {}));
+  Builder attrs(ctx);
+  auto stateAttrs = [&](StringRef role, Attribute init) {
+    return attrs.getDictionaryAttr(
+        {attrs.getNamedAttr(kStateAttrName, attrs.getStringAttr(role)),
+         attrs.getNamedAttr(kInitAttrName, init)});
+  };
+  // State of parameter p, k-th kind, as an f32 tensor of p's shape.
+  unsigned firstState = argTypes.size();
+  for (unsigned p : params) {
+    auto type = cast<RankedTensorType>(lossType.getInput(p)).clone(f32);
+    for (unsigned k = 0; k < statesPerParam; ++k) {
+      argTypes.push_back(type);
+      StringRef role = adam ? (k == 0 ? "adam.m" : "adam.v") : "sgd.velocity";
+      argAttrs.push_back(stateAttrs(role, attrs.getF32FloatAttr(0)));
+    }
+  }
+  int stepArg = -1, scaleArg = -1, goodArg = -1;
+  if (adam) {
+    stepArg = argTypes.size();
+    argTypes.push_back(scalar(i32));
+    argAttrs.push_back(stateAttrs("adam.step", attrs.getI32IntegerAttr(0)));
+  }
+  if (mode == ScaleMode::Dynamic) {
+    scaleArg = argTypes.size();
+    argTypes.push_back(scalar(f32));
+    argAttrs.push_back(stateAttrs(
+        "loss_scale.scale", attrs.getF32FloatAttr(float(o.initScale))));
+    goodArg = argTypes.size();
+    argTypes.push_back(scalar(i32));
+    argAttrs.push_back(
+        stateAttrs("loss_scale.good_steps", attrs.getI32IntegerAttr(0)));
+  }
+
+  OpBuilder top(ctx);
+  top.setInsertionPointAfter(func);
+  Location loc = func.getLoc();
+  auto step = func::FuncOp::create(top, loc, stepName,
+                                   top.getFunctionType(argTypes, {}));
+  step.setAllArgAttrs(argAttrs);
+  Block *body = step.addEntryBlock();
+  ImplicitLocOpBuilder b(loc, ctx);
+  b.setInsertionPointToStart(body);
+  Arith a{b};
+
+  // Forward and backward: the gradient function's body, inlined.
+  IRMapping map;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    map.map(grad->getArgument(i), body->getArgument(i));
+  Value scale; // f32 scalar, when scaling
+  if (mode == ScaleMode::Dynamic)
+    scale = body->getArgument(scaleArg);
+  else if (mode == ScaleMode::Static)
+    scale = a.f32(staticScale);
+  if (scale) {
+    auto seedType = cast<RankedTensorType>(lossType.getResult(0));
+    Value seed = a.castTo(scale, seedType.getElementType());
+    if (seedType.getRank() != 0)
+      seed = ReshapeOp::create(b, seedType, seed);
+    map.map(grad->getArgument(func.getNumArguments()), seed);
+  }
+  Block &gradBody = grad->getBody().front();
+  for (Operation &op : gradBody.without_terminator())
+    b.clone(op, map);
+  SmallVector<Value> gradResults;
+  for (Value v : gradBody.getTerminator()->getOperands())
+    gradResults.push_back(map.lookup(v));
+  Value loss = gradResults[0];
+
+  // Gradients in f32, and whether all are finite (one fused check over
+  // their concatenation).
+  SmallVector<Value> grads;
+  Value finite;
+  if (scale) {
+    SmallVector<Value> flat;
+    for (unsigned j = 0; j < params.size(); ++j) {
+      Value g = a.castTo(gradResults[j + 1], f32);
+      auto type = cast<RankedTensorType>(g.getType());
+      flat.push_back(ReshapeOp::create(
+          b, RankedTensorType::get({type.getNumElements()}, f32), g));
+    }
+    // max |g| over [1, N], one row: one row-reduction kernel reading every
+    // gradient through the concat (index arithmetic). The row keeps
+    // fusec-fold-concat-split from splitting it into a reduction per
+    // gradient (it splits reductions of a concat along the concat axis).
+    Value all = flat.size() == 1 ? flat[0] : ConcatOp::create(b, flat, 0);
+    int64_t total = cast<RankedTensorType>(all.getType()).getNumElements();
+    Value row =
+        ReshapeOp::create(b, RankedTensorType::get({1, total}, f32), all);
+    Value largest = ReduceMaxOp::create(b, AbsOp::create(b, row),
+                                        ArrayRef<int64_t>{0, 1}, false);
+    finite = CompareOp::create(b, CmpPredicate::lt, largest,
+                               a.f32(std::numeric_limits<double>::infinity()));
+    Value inverse = ReciprocalOp::create(b, scale);
+    for (unsigned j = 0; j < params.size(); ++j)
+      grads.push_back(a.mul(a.castTo(gradResults[j + 1], f32), inverse));
+  } else {
+    for (unsigned j = 0; j < params.size(); ++j)
+      grads.push_back(a.castTo(gradResults[j + 1], f32));
+  }
+  // Keeps the old value of a skipped step.
+  auto keepIfSkipped = [&](Value updated, Value old) {
+    return finite ? a.select(finite, updated, old) : updated;
+  };
+
+  SmallVector<Value> results{loss};
+  SmallVector<DictionaryAttr> resultAttrs{attrs.getDictionaryAttr(
+      {attrs.getNamedAttr(kLossAttrName, attrs.getUnitAttr())})};
+  auto updates = [&](unsigned arg) {
+    return attrs.getDictionaryAttr({attrs.getNamedAttr(
+        kUpdatesAttrName, attrs.getI64IntegerAttr(arg))});
+  };
+  SmallVector<Value> newParams, newStates;
+  SmallVector<unsigned> stateArgs;
+  Value bias1, bias2, newStep;
+  if (adam) {
+    Value t = body->getArgument(stepArg);
+    newStep = a.add(t, a.i32(1));
+    Value tf = a.castTo(newStep, f32);
+    bias1 = a.sub(a.f32(1), PowOp::create(b, a.f32(o.beta1), tf));
+    bias2 = a.sub(a.f32(1), PowOp::create(b, a.f32(o.beta2), tf));
+  }
+  Value lr = a.f32(o.learningRate);
+  for (auto [j, p] : llvm::enumerate(params)) {
+    Value param = body->getArgument(p);
+    Type paramElement = cast<RankedTensorType>(param.getType()).getElementType();
+    Value p32 = a.castTo(param, f32);
+    Value g = grads[j];
+    if (o.weightDecay != 0)
+      g = a.add(g, a.mul(a.f32(o.weightDecay), p32));
+    unsigned state0 = firstState + j * statesPerParam;
+    Value updated;
+    if (adam) {
+      Value m = body->getArgument(state0), v = body->getArgument(state0 + 1);
+      Value m1 = a.add(a.mul(a.f32(o.beta1), m), a.mul(a.f32(1 - o.beta1), g));
+      Value v1 = a.add(a.mul(a.f32(o.beta2), v),
+                       a.mul(a.f32(1 - o.beta2), a.mul(g, g)));
+      Value denom = a.add(SqrtOp::create(b, a.div(v1, bias2)),
+                          a.f32(o.epsilon));
+      updated = a.sub(p32, a.mul(lr, a.div(a.div(m1, bias1), denom)));
+      newStates.push_back(keepIfSkipped(m1, m));
+      newStates.push_back(keepIfSkipped(v1, v));
+      stateArgs.push_back(state0);
+      stateArgs.push_back(state0 + 1);
+    } else if (velocity) {
+      Value v = body->getArgument(state0);
+      Value v1 = a.add(a.mul(a.f32(o.momentum), v), g);
+      updated = a.sub(p32, a.mul(lr, v1));
+      newStates.push_back(keepIfSkipped(v1, v));
+      stateArgs.push_back(state0);
+    } else {
+      updated = a.sub(p32, a.mul(lr, g));
+    }
+    newParams.push_back(keepIfSkipped(a.castTo(updated, paramElement), param));
+  }
+  for (auto [j, p] : llvm::enumerate(params)) {
+    results.push_back(newParams[j]);
+    resultAttrs.push_back(updates(p));
+  }
+  for (auto [v, arg] : llvm::zip(newStates, stateArgs)) {
+    results.push_back(v);
+    resultAttrs.push_back(updates(arg));
+  }
+  if (adam) {
+    results.push_back(keepIfSkipped(newStep, body->getArgument(stepArg)));
+    resultAttrs.push_back(updates(stepArg));
+  }
+  if (mode == ScaleMode::Dynamic) {
+    // GradScaler: a non-finite step multiplies the scale by the backoff
+    // and restarts the count; `growth-interval` good steps in a row
+    // multiply it by the growth factor and restart the count.
+    Value good = a.add(body->getArgument(goodArg), a.i32(1));
+    Value grow = CompareOp::create(b, CmpPredicate::ge, good,
+                                   a.i32(o.growthInterval));
+    Value grown = a.select(grow, a.mul(scale, a.f32(o.growthFactor)), scale);
+    Value newScale =
+        a.select(finite, grown, a.mul(scale, a.f32(o.backoffFactor)));
+    Value newGood = a.select(finite, a.select(grow, a.i32(0), good), a.i32(0));
+    results.push_back(newScale);
+    resultAttrs.push_back(attrs.getDictionaryAttr(
+        {attrs.getNamedAttr(kUpdatesAttrName, attrs.getI64IntegerAttr(scaleArg)),
+         attrs.getNamedAttr(kLossScaleAttrName, attrs.getUnitAttr())}));
+    results.push_back(newGood);
+    resultAttrs.push_back(updates(goodArg));
+  }
+  if (finite) {
+    results.push_back(CompareOp::create(b, CmpPredicate::eq, finite,
+                                        a.i1(false)));
+    resultAttrs.push_back(attrs.getDictionaryAttr(
+        {attrs.getNamedAttr(kSkippedAttrName, attrs.getUnitAttr())}));
+  }
+  func::ReturnOp::create(b, results);
+  step.setFunctionType(
+      b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  step.setAllResultAttrs(resultAttrs);
+  return step;
+}
+
+namespace {
+
+struct FusecTrainStepPass final
+    : fusec::impl::FusecTrainStepBase<FusecTrainStepPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    TrainStepOptions o;
+    o.func = func;
+    o.optimizer = optimizer;
+    o.learningRate = learningRate;
+    o.momentum = momentum;
+    o.beta1 = beta1;
+    o.beta2 = beta2;
+    o.epsilon = epsilon;
+    o.weightDecay = weightDecay;
+    o.mixedPrecision = mixedPrecision;
+    o.mixed.allow.assign(allowOps.begin(), allowOps.end());
+    o.mixed.infer.assign(inferOps.begin(), inferOps.end());
+    o.mixed.deny.assign(denyOps.begin(), denyOps.end());
+    o.mixed.clear.assign(clearOps.begin(), clearOps.end());
+    o.lossScale = lossScale;
+    o.initScale = initScale;
+    o.growthFactor = growthFactor;
+    o.backoffFactor = backoffFactor;
+    o.growthInterval = growthInterval;
+    if (failed(buildTrainStep(getOperation(), o)))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,27 @@
+// Bad training options and functions are errors at a location, exit 1.
+// RUN: not fusec %s --train=nosuch 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: not fusec %s --train=loss --optimizer=rmsprop 2>&1 | FileCheck %s --check-prefix=OPT
+// RUN: not fusec %s --train=loss --loss-scale=static:-1 2>&1 | FileCheck %s --check-prefix=SCALE
+// RUN: not fusec %s --train=loss --loss-scale=sometimes 2>&1 | FileCheck %s --check-prefix=SCALE2
+// RUN: not fusec %s --train=loss --loss-scale-backoff=2 2>&1 | FileCheck %s --check-prefix=BACKOFF
+// RUN: not fusec %s --train=loss --beta2=1 --optimizer=adam 2>&1 | FileCheck %s --check-prefix=BETA
+// RUN: not fusec %s --train=nograd 2>&1 | FileCheck %s --check-prefix=NOPARAM
+// RUN: not fusec %s --train=loss --run --input=%s 2>&1 | FileCheck %s --check-prefix=INPUTS
+
+// NAME: error: train step: no function named 'nosuch'
+// OPT: errors.mlir:[[@LINE+7]]:1: error: train step: optimizer 'rmsprop' is not sgd or adam
+// SCALE: error: train step: loss scale 'static:-1' is not dynamic, static:VALUE (a positive number) or off
+// SCALE2: error: train step: loss scale 'sometimes' is not dynamic
+// BACKOFF: error: train step: the backoff factor must be in (0, 1]
+// BETA: error: train step: beta1 and beta2 must be in [0, 1)
+// NOPARAM: errors.mlir:[[@LINE+7]]:1: error: cannot differentiate 'nograd': it has no 'fusec.param' argument
+// INPUTS: error: 'loss' takes 2 argument(s) but 1 --input file(s) were given
+func.func @loss(%w: tensor<2xf32> {fusec.param}, %x: tensor<2xf32>) -> tensor<f32> {
+  %0 = fusec.mul %x, %w : tensor<2xf32>
+  %1 = fusec.reduce_sum %0 axes = [0] : tensor<2xf32> -> tensor<f32>
+  return %1 : tensor<f32>
+}
+func.func @nograd(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = fusec.exp %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
