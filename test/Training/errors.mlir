@@ -8,9 +8,9 @@
 // RUN: not fusec %s --train=nograd 2>&1 | FileCheck %s --check-prefix=NOPARAM
 // RUN: not fusec %s --train=loss --run --input=%s 2>&1 | FileCheck %s --check-prefix=INPUTS
 
-// NAME: error: train step: no function named 'nosuch'
+// NAME: fusec: error: --train=nosuch: there is no function named 'nosuch' in {{.*}}errors.mlir
 // OPT: errors.mlir:[[@LINE+7]]:1: error: train step: optimizer 'rmsprop' is not sgd or adam
-// SCALE: error: train step: loss scale 'static:-1' is not dynamic, static:VALUE (a positive number) or off
+// SCALE: error: train step: loss scale 'static:-1' is not dynamic, static:VALUE (a normal positive f32) or off
 // SCALE2: error: train step: loss scale 'sometimes' is not dynamic
 // BACKOFF: error: train step: the backoff factor must be in (0, 1]
 // BETA: error: train step: beta1 and beta2 must be in [0, 1)
@@ -25,3 +25,12 @@ func.func @nograd(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = fusec.exp %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// Options are used as f32 constants: values that round to an infinity or
+// to 0 there are errors, not steps that are all skipped or all NaN.
+// RUN: not fusec %s --train=loss --loss-scale=static:1e-50 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: not fusec %s --train=loss --loss-scale-init=1e39 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not fusec %s --train=loss --learning-rate=1e39 2>&1 | FileCheck %s --check-prefix=LR
+// TINY: error: train step: loss scale 'static:1e-50' is not dynamic, static:VALUE (a normal positive f32) or off
+// HUGE: error: train step: the initial loss scale must be an f32 between 2^-126 and its largest finite value
+// LR: error: train step: the learning rate must be a finite f32 and not negative

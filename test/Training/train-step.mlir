@@ -22,13 +22,16 @@
 // The forward matmul in f16 with f32 accumulation, and the backward ones.
 // CHECK: fusec.matmul {{.*}} : tensor<4x3xf16>, tensor<3x2xf16> -> tensor<4x2xf32>
 // CHECK: fusec.matmul {{.*}} : tensor<3x4xf16>, tensor<4x2xf16> -> tensor<3x2xf32>
-// The check: max |g| over all gradients, compared with +inf.
-// CHECK: %[[ALL:.*]] = fusec.concat {{.*}} axis = 0 : tensor<6xf32>, tensor<2xf32> -> tensor<8xf32>
+// The gradients are unscaled, then checked: max |g| over all of them,
+// compared with +inf.
+// CHECK: %[[INV:.*]] = fusec.reciprocal %[[S]] : tensor<f32>
+// CHECK: %[[GW:.*]] = fusec.mul %{{.*}}, %[[INV]] : tensor<3x2xf32>, tensor<f32>
+// CHECK: %[[GWF:.*]] = fusec.reshape %[[GW]] : tensor<3x2xf32> -> tensor<6xf32>
+// CHECK: %[[ALL:.*]] = fusec.concat %[[GWF]], %{{.*}} axis = 0 : tensor<6xf32>, tensor<2xf32> -> tensor<8xf32>
 // CHECK: %[[ROW:.*]] = fusec.reshape %[[ALL]] : tensor<8xf32> -> tensor<1x8xf32>
 // CHECK: %[[ABS:.*]] = fusec.abs %[[ROW]]
 // CHECK: %[[MAX:.*]] = fusec.reduce_max %[[ABS]] axes = [0, 1] : tensor<1x8xf32> -> tensor<f32>
 // CHECK: %[[FINITE:.*]] = fusec.compare lt, %[[MAX]], %{{.*}} : tensor<f32>
-// CHECK: %[[INV:.*]] = fusec.reciprocal %[[S]] : tensor<f32>
 // A skipped step returns the parameter and its state unchanged.
 // CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[MW]] : tensor<i1>, tensor<3x2xf32>
 // CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[W]] : tensor<i1>, tensor<3x2xf32>

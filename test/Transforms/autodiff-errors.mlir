@@ -107,3 +107,25 @@ func.func @off_path(%w: tensor<4xf32> {fusec.param}, %x: tensor<4xf32>) -> (tens
   %3 = fusec.cast %w : tensor<4xf32> to tensor<4xi32>
   return %2, %3 : tensor<f32>, tensor<4xi32>
 }
+
+// -----
+
+// Parameters are statically shaped float tensors: an integer parameter has
+// no gradient (an optimizer would change it without one).
+func.func @int_param(%x: tensor<4xf32>,
+                     // expected-error @below {{'fusec.param' argument #1 of 'int_param' has type 'tensor<4xi32>': parameters must be statically shaped float tensors}}
+                     %w: tensor<4xi32> {fusec.param}) -> tensor<f32> {
+  %0 = fusec.cast %w : tensor<4xi32> to tensor<4xf32>
+  %1 = fusec.mul %0, %x : tensor<4xf32>
+  %2 = fusec.reduce_sum %1 axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %2 : tensor<f32>
+}
+
+// -----
+
+func.func @dynamic_param(%x: tensor<4xf32> {fusec.param},
+                         // expected-error @below {{'fusec.param' argument #1 of 'dynamic_param' has type 'tensor<?xf32>': parameters must be statically shaped float tensors}}
+                         %w: tensor<?xf32> {fusec.param}) -> tensor<f32> {
+  %0 = fusec.reduce_sum %x axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %0 : tensor<f32>
+}

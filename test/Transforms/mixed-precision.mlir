@@ -138,3 +138,25 @@ func.func @caller(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = func.call @callee(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A clear operation reads a constant in low precision only if the low type
+// holds it exactly: max(x, 0.5) runs in f16, max(x, 1e-12) stays f32 (in
+// f16, 1e-12 is 0 and the clamp would protect the log from nothing).
+// CHECK-LABEL: func.func @clamp
+// CHECK: %[[S:.*]] = fusec.sigmoid %{{.*}} : tensor<1x2xf16>
+// CHECK-DAG: %[[SF:.*]] = fusec.cast %[[S]] : tensor<1x2xf16> to tensor<1x2xf32>
+// CHECK-DAG: fusec.max %[[S]], %{{.*}} : tensor<1x2xf16>, tensor<f16>
+// CHECK: %[[P:.*]] = fusec.max %[[SF]], %{{.*}} : tensor<1x2xf32>, tensor<f32>
+// CHECK: fusec.log %[[P]] : tensor<1x2xf32>
+func.func @clamp(%x: tensor<1x2xf32>, %w: tensor<2x2xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+  %m = fusec.matmul %x, %w : tensor<1x2xf32>, tensor<2x2xf32> -> tensor<1x2xf32>
+  %s = fusec.sigmoid %m : tensor<1x2xf32>
+  %half = fusec.constant dense<0.5> : tensor<f32>
+  %h = fusec.max %s, %half : tensor<1x2xf32>, tensor<f32>
+  %c = fusec.constant dense<1.0e-12> : tensor<f32>
+  %p = fusec.max %s, %c : tensor<1x2xf32>, tensor<f32>
+  %l = fusec.log %p : tensor<1x2xf32>
+  return %h, %l : tensor<1x2xf32>, tensor<1x2xf32>
+}

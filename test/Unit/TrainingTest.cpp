@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -130,7 +131,16 @@ TEST_F(TrainingTest, LossScalingStateMachine) {
   expectClose(r[2], {0.9 * 0.125 + 0.1 * 4, 0.9 * -1.0 + 0.1 * 6});
   expectClose(r[3], {0.999 * 2.0 + 0.001 * 16, 0.999 * 0.5 + 0.001 * 36},
               "v");
-  EXPECT_FALSE(sameBits(r[1], w));
+  // p' = p - lr * (m' / (1 - 0.9^8)) / (sqrt(v' / (1 - 0.999^8)) + 1e-8).
+  {
+    double m0 = 0.9 * 0.125 + 0.1 * 4, m1 = 0.9 * -1.0 + 0.1 * 6;
+    double v0 = 0.999 * 2.0 + 0.001 * 16, v1 = 0.999 * 0.5 + 0.001 * 36;
+    double c1 = 1 - std::pow(0.9, 8), c2 = 1 - std::pow(0.999, 8);
+    expectClose(r[1],
+                {0.5 - 0.5 * (m0 / c1) / (std::sqrt(v0 / c2) + 1e-8),
+                 -0.25 - 0.5 * (m1 / c1) / (std::sqrt(v1 / c2) + 1e-8)},
+                "w'");
+  }
 
   // The interval-th good step in a row: the scale doubles, the count
   // restarts.
@@ -147,6 +157,34 @@ TEST_F(TrainingTest, LossScalingStateMachine) {
   EXPECT_TRUE(sameBits(r[1], w));
   EXPECT_TRUE(sameBits(r[2], m));
   EXPECT_EQ(scalarF32(r[5]), 4.0f);
+}
+
+TEST_F(TrainingTest, ScaleDoesNotGrowToInfinity) {
+  // GradScaler keeps the scale when the grown one would not be finite; the
+  // count still restarts. f32 throughout, so only the scale decides.
+  auto module = parse(kLinear);
+  TrainStepOptions options;
+  options.func = "loss";
+  options.momentum = 0;
+  options.learningRate = 0;
+  options.lossScale = "dynamic";
+  options.growthInterval = 1;
+  options.growthFactor = 16;
+  auto step = buildTrainStep(*module, options);
+  ASSERT_TRUE(mlir::succeeded(step)) << diagnostics;
+  Buffer w = makeF32({2, 1}, {0.5f, -0.25f});
+  Buffer x = makeF32({2, 2}, {1, 2, 3, 4});
+  // The scaled gradients [4, 6] * 2^124 are finite; 2^124 * 16 is not.
+  float big = 0x1p124f;
+  std::vector<Buffer> r =
+      run(*step, {w, x, makeF32({}, {big}), makeI32({}, {0})});
+  ASSERT_EQ(r.size(), 5u); // loss, w', scale', good', skipped
+  EXPECT_EQ(r[4].as<uint8_t>()[0], 0);
+  EXPECT_EQ(scalarF32(r[2]), big);
+  EXPECT_EQ(scalarI32(r[3]), 0);
+  r = run(*step, {w, x, makeF32({}, {0x1p100f}), makeI32({}, {0})});
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(scalarF32(r[2]), 0x1p104f);
 }
 
 TEST_F(TrainingTest, GradientsAreUnscaled) {

@@ -666,6 +666,18 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr) {
     return failure();
   }
   context.getDiagEngine().eraseHandler(counter);
+  if (!trainFunc.empty()) {
+    auto loss = module->lookupSymbol<func::FuncOp>(trainFunc);
+    if (!loss) {
+      llvm::errs() << "fusec: error: --train=" << trainFunc
+                   << ": there is no function named '" << trainFunc << "' in "
+                   << inputFilename << "\n";
+      return failure();
+    }
+    // The inliner that runs first deletes private functions nobody calls;
+    // the function being trained is used.
+    loss.setPublic();
+  }
 
   PassManager pm(&context);
   if (failed(applyPassManagerCLOptions(pm)))

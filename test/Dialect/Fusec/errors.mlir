@@ -776,6 +776,27 @@ func.func @matmul_wrong_result_type(%a: tensor<1x3x4xi32>, %b: tensor<2x4x5xi32>
 
 // -----
 
+// Identical operand types get the same checks (a rank-1 "product" of a
+// vector with itself is not a matmul; nor is a non-square matrix with
+// itself).
+func.func @matmul_same_vector(%a: tensor<4xf32>) {
+  // expected-error @+2 {{'fusec.matmul' op operand 'lhs' of type 'tensor<4xf32>' must have rank >= 2}}
+  // expected-error @+1 {{'fusec.matmul' op failed to infer returned types}}
+  %0 = fusec.matmul %a, %a : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_same_nonsquare(%a: tensor<3x4xf32>) {
+  // expected-error @+2 {{'fusec.matmul' op contraction dimensions differ: 'lhs' of type 'tensor<3x4xf32>' has K = 4 but 'rhs' of type 'tensor<3x4xf32>' has K = 3}}
+  // expected-error @+1 {{'fusec.matmul' op failed to infer returned types}}
+  %0 = fusec.matmul %a, %a : tensor<3x4xf32>, tensor<3x4xf32> -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
 // Only f16/bf16 operands may widen the result, and only to f32.
 func.func @matmul_narrow_result(%a: tensor<3x4xf32>, %b: tensor<4x2xf32>) {
   // expected-error @+2 {{'fusec.matmul' op inferred type(s) 'tensor<3x2xf32>' are incompatible with return type(s) of operation 'tensor<3x2xf16>'}}

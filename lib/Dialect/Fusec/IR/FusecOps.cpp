@@ -475,10 +475,6 @@ LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
   RankedTensorType rhs = tensorOf(adaptor.getRhs());
   if (!lhs || !rhs)
     return error("expects statically shaped tensor operands");
-  if (lhs == rhs) { // The common case: no broadcasting.
-    inferred.push_back(lhs);
-    return success();
-  }
   if (lhs.getElementType() != rhs.getElementType())
     return error("operand 'rhs' has element type " + str(rhs.getElementType()) +
                  " but 'lhs' has " + str(lhs.getElementType()));

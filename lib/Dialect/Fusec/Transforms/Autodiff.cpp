@@ -728,11 +728,21 @@ fusec::buildGradientFunction(func::FuncOp func,
   if (!func.getBody().hasOneBlock())
     return func.emitError() << "cannot differentiate '" << func.getSymName()
                             << "': its body has several blocks";
-  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-    if (isParam(func, i) && !isa<RankedTensorType>(func.getArgumentTypes()[i]))
-      return func.emitError()
+  // A parameter has a gradient of its own type: a statically shaped float
+  // tensor (an integer "parameter" would be changed by an optimizer that
+  // has no gradient for it).
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    if (!isParam(func, i))
+      continue;
+    Type type = func.getArgumentTypes()[i];
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape() ||
+        !isa<FloatType>(tensor.getElementType()))
+      return emitError(func.getArgument(i).getLoc())
              << "'" << kParamAttrName << "' argument #" << i << " of '"
-             << func.getSymName() << "' is not a ranked tensor";
+             << func.getSymName() << "' has type " << type
+             << ": parameters must be statically shaped float tensors";
+  }
   Operation *symbolTable = func->getParentOp();
   if (!symbolTable || !symbolTable->hasTrait<mlir::OpTrait::SymbolTable>())
     return func.emitError("cannot differentiate a function outside a module");

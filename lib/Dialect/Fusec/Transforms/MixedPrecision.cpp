@@ -15,6 +15,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace fusec {
@@ -68,6 +69,28 @@ Type withElementType(Type type, Type element) {
 bool isFloatTensor(Value v) {
   auto t = dyn_cast<RankedTensorType>(v.getType());
   return t && isa<FloatType>(t.getElementType());
+}
+
+/// Whether every element of the constant `v` (if it is one) is exactly a
+/// value of `low`: only then may a clear operation read it in low
+/// precision without rounding it (a clamp to 1e-12 must not become a clamp
+/// to 0).
+bool isExactConstant(Value v, Type low) {
+  auto constant = v.getDefiningOp<ConstantOp>();
+  if (!constant)
+    return false;
+  auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue());
+  if (!dense)
+    return false; // dense_resource: not looked into
+  const llvm::fltSemantics &semantics = cast<FloatType>(low).getFloatSemantics();
+  auto exact = [&](APFloat value) {
+    bool losesInfo = false;
+    value.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+    return !losesInfo;
+  };
+  if (dense.isSplat())
+    return exact(dense.getSplatValue<APFloat>());
+  return llvm::all_of(dense.getValues<APFloat>(), exact);
 }
 
 /// Paints and rewrites one function.
@@ -193,7 +216,7 @@ void Painter::paintOp(Operation *op) {
       Paint p = paintOf(v);
       tainted |= p == Paint::Tainted;
       anyLow |= p == Paint::Low;
-      allLow &= p == Paint::Low || v.getDefiningOp<ConstantOp>();
+      allLow &= p == Paint::Low || isExactConstant(v, low);
     }
     lowPaint = !tainted && anyLow && (cls == OpClass::Infer || allLow);
     break;
@@ -289,10 +312,19 @@ void Painter::run(func::FuncOp func) {
       if (isa<CastOp>(user))
         users.push_back(user);
   createdCasts.append(users);
+  llvm::SetVector<Operation *> constants;
+  for (Operation *c : createdCasts)
+    if (Operation *def = c->getOperand(0).getDefiningOp();
+        def && isa<ConstantOp>(def))
+      constants.insert(def);
   (void)applyOpPatternsGreedily(createdCasts,
                                 FrozenRewritePatternSet(RewritePatternSet(
                                     func.getContext())),
                                 config);
+  // Constants whose only user was a cast that folded into a new constant.
+  for (Operation *c : constants)
+    if (c->use_empty())
+      c->erase();
   func.setFunctionType(FunctionType::get(
       func.getContext(), entry.getArgumentTypes(),
       entry.getTerminator()->getOperandTypes()));

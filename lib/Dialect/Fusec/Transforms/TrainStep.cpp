@@ -32,6 +32,13 @@ namespace {
 
 enum class ScaleMode { Off, Static, Dynamic };
 
+/// A loss scale the step can use: a normal finite f32, so that 1/scale is
+/// finite too.
+bool isValidScale(double v) {
+  float f = float(v);
+  return std::isfinite(f) && f >= std::numeric_limits<float>::min();
+}
+
 /// Builds the f32 arithmetic of the update with scalar constants.
 struct Arith {
   ImplicitLocOpBuilder &b;
@@ -86,14 +93,17 @@ LogicalResult parseScaleMode(Operation *anchor, const TrainStepOptions &o,
   }
   if (spec.consume_front("static:")) {
     mode = ScaleMode::Static;
-    if (!spec.getAsDouble(staticScale) && std::isfinite(staticScale) &&
-        staticScale > 0)
+    if (!spec.getAsDouble(staticScale) && isValidScale(staticScale))
       return success();
   }
   return anchor->emitError()
          << "train step: loss scale '" << o.lossScale
-         << "' is not dynamic, static:VALUE (a positive number) or off";
+         << "' is not dynamic, static:VALUE (a normal positive f32) or off";
 }
+
+/// Whether `v` is a finite f32 (the step computes in f32: an option that
+/// rounds to an infinity would make every step non-finite).
+bool finiteInF32(double v) { return std::isfinite(float(v)); }
 
 LogicalResult checkOptions(Operation *anchor, const TrainStepOptions &o) {
   auto fail = [&](const Twine &what) {
@@ -101,26 +111,27 @@ LogicalResult checkOptions(Operation *anchor, const TrainStepOptions &o) {
   };
   if (o.optimizer != "sgd" && o.optimizer != "adam")
     return fail("optimizer '" + o.optimizer + "' is not sgd or adam");
-  if (!std::isfinite(o.learningRate) || o.learningRate < 0)
-    return fail("the learning rate must be finite and not negative");
-  if (!std::isfinite(o.momentum) || o.momentum < 0)
-    return fail("the momentum must be finite and not negative");
+  if (!finiteInF32(o.learningRate) || o.learningRate < 0)
+    return fail("the learning rate must be a finite f32 and not negative");
+  if (!finiteInF32(o.momentum) || o.momentum < 0)
+    return fail("the momentum must be a finite f32 and not negative");
   if (!(o.beta1 >= 0 && o.beta1 < 1) || !(o.beta2 >= 0 && o.beta2 < 1))
     return fail("beta1 and beta2 must be in [0, 1)");
-  if (!std::isfinite(o.epsilon) || o.epsilon < 0)
-    return fail("epsilon must be finite and not negative");
-  if (!std::isfinite(o.weightDecay))
-    return fail("the weight decay must be finite");
+  if (!finiteInF32(o.epsilon) || o.epsilon < 0)
+    return fail("epsilon must be a finite f32 and not negative");
+  if (!finiteInF32(o.weightDecay))
+    return fail("the weight decay must be a finite f32");
   if (o.mixedPrecision != "off" && o.mixedPrecision != "f16" &&
       o.mixedPrecision != "bf16")
     return fail("mixed precision '" + o.mixedPrecision +
                 "' is not off, f16 or bf16");
-  if (!std::isfinite(o.initScale) || o.initScale <= 0)
-    return fail("the initial loss scale must be positive");
-  if (!std::isfinite(o.growthFactor) || o.growthFactor < 1)
-    return fail("the growth factor must be at least 1");
-  if (!(o.backoffFactor > 0 && o.backoffFactor <= 1))
-    return fail("the backoff factor must be in (0, 1]");
+  if (!isValidScale(o.initScale))
+    return fail("the initial loss scale must be an f32 between 2^-126 and "
+                "its largest finite value");
+  if (!finiteInF32(o.growthFactor) || o.growthFactor < 1)
+    return fail("the growth factor must be a finite f32 of at least 1");
+  if (!(float(o.backoffFactor) > 0 && o.backoffFactor <= 1))
+    return fail("the backoff factor must be in (0, 1] (and not 0 in f32)");
   if (o.growthInterval < 1 || o.growthInterval > INT32_MAX)
     return fail("the growth interval must be between 1 and 2^31 - 1");
   return success();
@@ -251,14 +262,19 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
     gradResults.push_back(map.lookup(v));
   Value loss = gradResults[0];
 
-  // Gradients in f32, and whether all are finite (one fused check over
-  // their concatenation).
+  // Gradients in f32, unscaled, and whether all are finite (one fused check
+  // over their concatenation, after unscaling as GradScaler does: a
+  // gradient that 1/scale makes overflow counts too).
   SmallVector<Value> grads;
+  Value inverse = scale ? Value(ReciprocalOp::create(b, scale)) : Value();
+  for (unsigned j = 0; j < params.size(); ++j) {
+    Value g = a.castTo(gradResults[j + 1], f32);
+    grads.push_back(inverse ? a.mul(g, inverse) : g);
+  }
   Value finite;
   if (scale) {
     SmallVector<Value> flat;
-    for (unsigned j = 0; j < params.size(); ++j) {
-      Value g = a.castTo(gradResults[j + 1], f32);
+    for (Value g : grads) {
       auto type = cast<RankedTensorType>(g.getType());
       flat.push_back(ReshapeOp::create(
           b, RankedTensorType::get({type.getNumElements()}, f32), g));
@@ -275,12 +291,6 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
                                         ArrayRef<int64_t>{0, 1}, false);
     finite = CompareOp::create(b, CmpPredicate::lt, largest,
                                a.f32(std::numeric_limits<double>::infinity()));
-    Value inverse = ReciprocalOp::create(b, scale);
-    for (unsigned j = 0; j < params.size(); ++j)
-      grads.push_back(a.mul(a.castTo(gradResults[j + 1], f32), inverse));
-  } else {
-    for (unsigned j = 0; j < params.size(); ++j)
-      grads.push_back(a.castTo(gradResults[j + 1], f32));
   }
   // Keeps the old value of a skipped step.
   auto keepIfSkipped = [&](Value updated, Value old) {
@@ -356,7 +366,14 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
     Value good = a.add(body->getArgument(goodArg), a.i32(1));
     Value grow = CompareOp::create(b, CmpPredicate::ge, good,
                                    a.i32(o.growthInterval));
-    Value grown = a.select(grow, a.mul(scale, a.f32(o.growthFactor)), scale);
+    // A grown scale that overflows f32 is not taken (the count still
+    // restarts), as in GradScaler: an infinite scale would skip every step.
+    Value larger = a.mul(scale, a.f32(o.growthFactor));
+    Value fits = CompareOp::create(
+        b, CmpPredicate::lt, larger,
+        a.f32(std::numeric_limits<double>::infinity()));
+    Value grown =
+        a.select(grow, a.select(fits, larger, scale), scale);
     Value newScale =
         a.select(finite, grown, a.mul(scale, a.f32(o.backoffFactor)));
     Value newGood = a.select(finite, a.select(grow, a.i32(0), good), a.i32(0));

@@ -187,8 +187,9 @@ def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
       danger propagates to consumers until an allow operation.
     * **clear** (`reshape`, `transpose`, `broadcast_to`, `concat`, `split`,
       `slice`, `select`, `max`, `min`, `compare`): no numeric effect; low
-      precision when every float operand is (constants are free), so that a
-      clear operation never rounds a value.
+      precision when every float operand is (or is a constant exactly
+      representable in the low type), so that a clear operation never
+      rounds a value.
 
     The lists are options (`allow`, `infer`, `deny`, `clear`, operation
     names without the `fusec.` prefix): naming an operation moves it to that
