@@ -24,8 +24,7 @@
 // CHECK: fusec.matmul {{.*}} : tensor<3x4xf16>, tensor<4x2xf16> -> tensor<3x2xf32>
 // The gradients are unscaled, then checked: max |g| over all of them,
 // compared with +inf.
-// CHECK: %[[INV:.*]] = fusec.reciprocal %[[S]] : tensor<f32>
-// CHECK: %[[GW:.*]] = fusec.mul %{{.*}}, %[[INV]] : tensor<3x2xf32>, tensor<f32>
+// CHECK: %[[GW:.*]] = fusec.div %{{.*}}, %[[S]] : tensor<3x2xf32>, tensor<f32>
 // CHECK: %[[GWF:.*]] = fusec.reshape %[[GW]] : tensor<3x2xf32> -> tensor<6xf32>
 // CHECK: %[[ALL:.*]] = fusec.concat %[[GWF]], %{{.*}} axis = 0 : tensor<6xf32>, tensor<2xf32> -> tensor<8xf32>
 // CHECK: %[[ROW:.*]] = fusec.reshape %[[ALL]] : tensor<8xf32> -> tensor<1x8xf32>

@@ -32,8 +32,8 @@ namespace {
 
 enum class ScaleMode { Off, Static, Dynamic };
 
-/// A loss scale the step can use: a normal finite f32, so that 1/scale is
-/// finite too.
+/// A loss scale the step can use: a normal finite f32 (its reciprocal is
+/// finite too).
 bool isValidScale(double v) {
   float f = float(v);
   return std::isfinite(f) && f >= std::numeric_limits<float>::min();
@@ -264,12 +264,15 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
 
   // Gradients in f32, unscaled, and whether all are finite (one fused check
   // over their concatenation, after unscaling as GradScaler does: a
-  // gradient that 1/scale makes overflow counts too).
+  // gradient that the division makes overflow counts too).
+  // A division by the scale rather than a product with 1/scale: the same
+  // for the powers of two dynamic scaling keeps, correctly rounded for any
+  // other, and no scalar reciprocal for the fusion pass to place (it would
+  // be a kernel of its own per gradient: it is broadcast in its consumers).
   SmallVector<Value> grads;
-  Value inverse = scale ? Value(ReciprocalOp::create(b, scale)) : Value();
   for (unsigned j = 0; j < params.size(); ++j) {
     Value g = a.castTo(gradResults[j + 1], f32);
-    grads.push_back(inverse ? a.mul(g, inverse) : g);
+    grads.push_back(scale ? a.div(g, scale) : g);
   }
   Value finite;
   if (scale) {

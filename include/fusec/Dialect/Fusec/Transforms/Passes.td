@@ -261,14 +261,14 @@ def FusecTrainStep : Pass<"fusec-train-step", "mlir::ModuleOp"> {
     master weights), gradients as returned and the update stay f32. **Loss
     scaling** (`loss-scale`: `dynamic`, `static:VALUE` or `off`; by default
     dynamic for f16, off otherwise): the gradient's seed is the scale
-    instead of 1, the gradients are multiplied by 1/scale in f32, and one
+    instead of 1, the gradients are divided by the scale in f32, and one
     fused check (a max of |g| over all gradients) decides whether all are
     finite. If not, the step is skipped: parameters, optimizer state and
     step count are returned bit-identical, and a dynamic scale is multiplied
     by `backoff-factor` and the count of good steps reset. After
     `growth-interval` consecutive good steps the scale is multiplied by
-    `growth-factor` and the count restarts, as PyTorch's GradScaler does
-    (the defaults are its own).
+    `growth-factor` (unless that overflows f32) and the count restarts, as
+    PyTorch's GradScaler does (the defaults are its own).
   }];
   let options = [
     Option<"func", "func", "std::string", /*default=*/"\"\"",
