@@ -87,6 +87,13 @@ FailureOr<int64_t> Planner::addBuffer(Value v, rt::BufferKind kind,
   return id;
 }
 
+/// A kernel's code without its first line, the comment naming it with its
+/// fusion's operation count: fusions of different sizes (one holds a
+/// reshape that generates nothing) can share one kernel.
+static StringRef withoutHeader(StringRef body) {
+  return body.substr(std::min(body.size(), body.find('\n')));
+}
+
 LogicalResult Planner::planFusion(FusionOp fusion) {
   // A fusion the emitter cannot make one kernel of (hand-written ones can
   // be anything the verifier accepts) runs as one kernel per operation.
@@ -122,7 +129,8 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
     exe.kernels.push_back(std::move(k));
     out.kernels.push_back(*source);
     out.kernelOrigins.push_back(fusion);
-  } else if (out.kernels[size_t(it->second)].body != source->body) {
+  } else if (withoutHeader(out.kernels[size_t(it->second)].body) !=
+             withoutHeader(source->body)) {
     return fusion.emitError() << "internal error: two different kernels "
                                  "hash to the name "
                               << source->name;

@@ -129,3 +129,14 @@ func.func @dynamic_param(%x: tensor<4xf32> {fusec.param},
   %0 = fusec.reduce_sum %x axes = [0] : tensor<4xf32> -> tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// A call to a declaration cannot be inlined: the error says so.
+func.func private @external(tensor<4xf32>) -> tensor<4xf32>
+func.func @external_call(%w: tensor<4xf32> {fusec.param}) -> tensor<f32> {
+  // expected-error @below {{cannot differentiate through 'func.call': it depends on a 'fusec.param' argument and its result reaches the loss (its callee is a declaration without a body)}}
+  %0 = func.call @external(%w) : (tensor<4xf32>) -> tensor<4xf32>
+  %1 = fusec.reduce_sum %0 axes = [0] : tensor<4xf32> -> tensor<f32>
+  return %1 : tensor<f32>
+}

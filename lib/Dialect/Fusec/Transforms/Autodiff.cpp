@@ -292,8 +292,13 @@ LogicalResult GradientBuilder::analyze() {
     if (hasRule(op))
       continue;
     StringRef hint = "(no derivative rule for this operation)";
-    if (isa<CallOpInterface>(op))
-      hint = "(inline calls first)";
+    if (auto call = dyn_cast<CallOpInterface>(op)) {
+      auto callee =
+          dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+      hint = callee && callee.isExternal()
+                 ? "(its callee is a declaration without a body)"
+                 : "(inline calls first)";
+    }
     else if (isa<FusionOp>(op))
       hint = "(differentiate before fusion)";
     return op->emitError() << "cannot differentiate through '" << op->getName()
