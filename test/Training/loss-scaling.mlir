@@ -20,13 +20,15 @@
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/five/result0.npy \
 // RUN:   "w - 3 * 0.125 * np.array([[4.0], [6.0]], np.float32)" w=%t/w.npy
 
-// ONE: step 1: loss 0.5 scale 32768 skipped (non-finite gradients)
+// Each line shows the scale the step used: 65536 overflows (skipped), the
+// two good steps at 32768 grow it back to 65536, which overflows again.
+// ONE: step 1: loss 0.5 scale 65536 skipped (non-finite gradients)
 // ONE: 1 steps, 1 skipped
 
-// CHECK: step 1: loss 0.5 scale 32768 skipped (non-finite gradients)
+// CHECK: step 1: loss 0.5 scale 65536 skipped (non-finite gradients)
 // CHECK-NEXT: step 2: loss 0.5 scale 32768{{$}}
-// CHECK-NEXT: step 3: loss -6 scale 65536{{$}}
-// CHECK-NEXT: step 4: loss -12.5 scale 32768 skipped (non-finite gradients)
+// CHECK-NEXT: step 3: loss -6 scale 32768{{$}}
+// CHECK-NEXT: step 4: loss -12.5 scale 65536 skipped (non-finite gradients)
 // CHECK-NEXT: step 5: loss -12.5 scale 32768{{$}}
 // CHECK-NEXT: 5 steps, 2 skipped
 

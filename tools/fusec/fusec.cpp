@@ -480,19 +480,19 @@ LogicalResult trainModule(ModuleOp module) {
     if (step.getResultAttr(r, fusec::kSkippedAttrName))
       skippedResult = r;
   }
+  // The scale a step uses is its argument (the result is the next one's).
+  int64_t scaleArg = scaleResult >= 0 ? updates[scaleResult] : -1;
   int64_t skipped = 0;
-  double lastLoss = std::nan("");
   for (int64_t k = 1; k <= trainSteps; ++k) {
+    double scale = scaleArg >= 0 ? args[scaleArg].getAsDouble(0) : 0;
     FailureOr<SmallVector<fusec::Buffer>> results =
         interpreter.run(step, args);
     if (failed(results))
       return failure();
-    lastLoss = (*results)[0].getAsDouble(0);
-    llvm::outs() << "step " << k << ": loss " << llvm::format("%g", lastLoss);
-    if (scaleResult >= 0)
-      llvm::outs() << " scale "
-                   << llvm::format("%g",
-                                   (*results)[scaleResult].getAsDouble(0));
+    llvm::outs() << "step " << k << ": loss "
+                 << llvm::format("%g", (*results)[0].getAsDouble(0));
+    if (scaleArg >= 0)
+      llvm::outs() << " scale " << llvm::format("%g", scale);
     if (skippedResult >= 0 && (*results)[skippedResult].getAsDouble(0)) {
       ++skipped;
       llvm::outs() << " skipped (non-finite gradients)";
