@@ -34,3 +34,12 @@ func.func @nograd(%x: tensor<4xf32>) -> tensor<4xf32> {
 // TINY: error: train step: loss scale 'static:1e-50' is not dynamic, static:VALUE (a normal positive f32) or off
 // HUGE: error: train step: the initial loss scale must be an f32 between 2^-126 and its largest finite value
 // LR: error: train step: the learning rate must be a finite f32 and not negative
+
+// An unusable output directory is an error before the first step, not
+// after the last one.
+// RUN: %python %S/../fusec/Inputs/npytool.py gen %t.w.npy "np.array([1.0, 2.0], np.float32)"
+// RUN: not fusec %s --train=loss --run --steps=3 --input=%t.w.npy --input=%t.w.npy \
+// RUN:   --output-dir=%s/out > %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=OUTDIR < %t.err
+// RUN: count 0 < %t.out
+// OUTDIR: error: cannot create output directory '{{.*}}errors.mlir/out'

@@ -139,22 +139,28 @@ cl::opt<std::string> trainFunc(
              "with --run, train on the given inputs"),
     cl::value_desc("FUNC"), cl::init(""), cl::cat(trainCategory));
 cl::opt<std::string> optimizerName("optimizer",
-                                   cl::desc("sgd (default) or adam"),
+                                   cl::desc("sgd (default, with momentum) or "
+                                            "adam"),
                                    cl::value_desc("sgd|adam"), cl::init("sgd"),
                                    cl::cat(trainCategory));
-cl::opt<double> learningRate("learning-rate", cl::desc("Learning rate"),
+cl::opt<double> learningRate("learning-rate",
+                             cl::desc("Learning rate (default 0.01)"),
                              cl::init(0.01), cl::cat(trainCategory));
 cl::opt<double> momentum("momentum",
-                         cl::desc("SGD momentum (0: plain SGD)"),
+                         cl::desc("SGD momentum (default 0.9; 0: plain SGD)"),
                          cl::init(0.9), cl::cat(trainCategory));
-cl::opt<double> beta1("beta1", cl::desc("Adam: first-moment decay"),
+cl::opt<double> beta1("beta1",
+                      cl::desc("Adam: first-moment decay (default 0.9)"),
                       cl::init(0.9), cl::cat(trainCategory));
-cl::opt<double> beta2("beta2", cl::desc("Adam: second-moment decay"),
+cl::opt<double> beta2("beta2",
+                      cl::desc("Adam: second-moment decay (default 0.999)"),
                       cl::init(0.999), cl::cat(trainCategory));
-cl::opt<double> epsilon("epsilon", cl::desc("Adam: denominator epsilon"),
+cl::opt<double> epsilon("epsilon",
+                        cl::desc("Adam: denominator epsilon (default 1e-8)"),
                         cl::init(1e-8), cl::cat(trainCategory));
 cl::opt<double> weightDecay("weight-decay",
-                            cl::desc("L2 penalty added to the gradients"),
+                            cl::desc("L2 penalty added to the gradients "
+                                     "(default 0)"),
                             cl::init(0), cl::cat(trainCategory));
 cl::opt<std::string> lossScale(
     "loss-scale",
@@ -162,22 +168,27 @@ cl::opt<std::string> lossScale(
              "with --mixed-precision=f16, else off)"),
     cl::value_desc("mode"), cl::init("default"), cl::cat(trainCategory));
 cl::opt<double> lossScaleInit("loss-scale-init",
-                              cl::desc("Dynamic loss scaling: initial scale"),
+                              cl::desc("Dynamic loss scaling: initial scale "
+                                       "(default 65536)"),
                               cl::init(65536), cl::cat(trainCategory));
 cl::opt<double>
     lossScaleGrowth("loss-scale-growth",
-                    cl::desc("Dynamic loss scaling: growth factor"),
+                    cl::desc("Dynamic loss scaling: growth factor (default "
+                             "2)"),
                     cl::init(2), cl::cat(trainCategory));
 cl::opt<double>
     lossScaleBackoff("loss-scale-backoff",
-                     cl::desc("Dynamic loss scaling: backoff factor"),
+                     cl::desc("Dynamic loss scaling: backoff factor "
+                              "(default 0.5)"),
                      cl::init(0.5), cl::cat(trainCategory));
 cl::opt<int64_t> lossScaleInterval(
     "loss-scale-interval",
-    cl::desc("Dynamic loss scaling: good steps before the scale grows"),
+    cl::desc("Dynamic loss scaling: good steps before the scale grows "
+             "(default 2000)"),
     cl::init(2000), cl::cat(trainCategory));
 cl::opt<int64_t> trainSteps("steps",
-                            cl::desc("Training steps run by --train --run"),
+                            cl::desc("Training steps run by --train --run "
+                                     "(default 1)"),
                             cl::init(1), cl::cat(trainCategory));
 
 cl::opt<bool> verifyEach(
@@ -456,6 +467,10 @@ LogicalResult trainModule(ModuleOp module) {
   FailureOr<fusec::InterpreterOptions> options = interpreterOptions(module);
   if (failed(options))
     return failure();
+  // Before training, not after N steps of it.
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return module.emitError() << "cannot create output directory '" << outputDir
+                              << "': " << ec.message();
   fusec::Interpreter interpreter(*options);
   SmallVector<fusec::Buffer> args;
   if (failed(readInputs(lossFunc, interpreter, args)))

@@ -15,7 +15,8 @@
 //  * reduce_max/reduce_min: the elements equal to the result share the
 //    gradient equally. A NaN result matches no element: zero gradient.
 //  * div: d/drhs = -(g * y) / rhs, from the forward result y = lhs / rhs.
-//  * pow(a, b): d/da = g * b * pow(a, b - 1); d/db = g * y * log(a) where
+//  * pow(a, b): d/da = g * b * pow(a, b - 1), and 0 where b == 0 (no 0 * inf
+//    NaN at a == 0); d/db = g * y * log(a) where
 //    a > 0 and 0 where a <= 0 (or NaN), where the real logarithm does not
 //    exist.
 //  * sqrt, rsqrt, log, reciprocal at 0 give the infinities (or NaN) of their
@@ -519,8 +520,12 @@ void GradientBuilder::backprop(Operation *op) {
       })
       .Case([&](PowOp o) {
         Value a = fwd(o.getLhs()), e = fwd(o.getRhs());
+        // e * a^(e-1), and 0 where e == 0 (a^0 is constant in a; the formula
+        // would give 0 * inf = NaN at a == 0), as PyTorch does.
         give(o.getLhs(), [&] {
-          return mul(mul(g, e), PowOp::create(b, loc, a, sub(e, scalar(e, 1))));
+          Value da =
+              mul(mul(g, e), PowOp::create(b, loc, a, sub(e, scalar(e, 1))));
+          return select(compare(P::eq, e, scalar(e, 0)), scalar(g, 0), da);
         });
         // y log(a) where the base is positive, 0 elsewhere.
         give(o.getRhs(), [&] {
@@ -605,7 +610,11 @@ void GradientBuilder::backprop(Operation *op) {
             int64_t count = 1;
             for (int64_t axis : axes)
               count *= type.getDimSize(axis);
-            gk = div(gk, scalar(gk, double(count)));
+            // Divided in f32: a count above 65504 is inf in f16 (and
+            // above 2048 not exact).
+            Type element = tensorType(gk).getElementType();
+            Value g32 = castTo(gk, b.getF32Type());
+            gk = castTo(div(g32, scalar(g32, double(count))), element);
           }
           if (tensorType(gk).getShape() == type.getShape())
             return gk;
