@@ -68,8 +68,8 @@ FailureOr<int64_t> Planner::addBuffer(Value v, rt::BufferKind kind,
   std::optional<DType> dtype =
       type ? toDType(type.getElementType()) : std::nullopt;
   if (!type || !type.hasStaticShape() || !dtype) {
-    Location loc = v.getDefiningOp() ? v.getDefiningOp()->getLoc()
-                                     : func.getLoc();
+    Location loc =
+        v.getDefiningOp() ? v.getDefiningOp()->getLoc() : func.getLoc();
     return emitError(loc) << "code generation needs a statically shaped "
                              "tensor of f32, f16, bf16, i1, i32 or i64, not "
                           << v.getType();
@@ -106,9 +106,9 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
     return emitKernel(fusion, options.target, options.codegen);
   }();
   if (failed(source)) {
-    int64_t computing = llvm::count_if(
-        fusion.getBody().front().without_terminator(),
-        [](Operation &op) { return !isa<ConstantOp>(op); });
+    int64_t computing =
+        llvm::count_if(fusion.getBody().front().without_terminator(),
+                       [](Operation &op) { return !isa<ConstantOp>(op); });
     if (computing <= 1)
       return fusion.emitError() << why; // Already a single operation.
     fusion.emitWarning() << why << "; compiling it as one kernel per "
@@ -177,13 +177,15 @@ LogicalResult Planner::planSingle(Operation *op, Location loc) {
   for (Value v : inputs)
     map.map(v, block->addArgument(v.getType(), loc));
   for (Value v : op->getOperands())
-    if (auto constant = v.getDefiningOp<ConstantOp>(); constant && !map.contains(v))
+    if (auto constant = v.getDefiningOp<ConstantOp>();
+        constant && !map.contains(v))
       map.map(v, b.clone(*constant)->getResult(0));
   Operation *copy = b.clone(*op, map);
   YieldOp::create(b, loc, copy->getResults());
   LogicalResult result = planFusion(single);
   if (succeeded(result))
-    for (auto [mine, theirs] : llvm::zip(op->getResults(), single.getResults())) {
+    for (auto [mine, theirs] :
+         llvm::zip(op->getResults(), single.getResults())) {
       bufferOf[mine] = bufferOf.lookup(theirs);
       bufferOf.erase(theirs);
     }
@@ -358,8 +360,7 @@ size_t kernelAtLine(const Group &group, unsigned line) {
 } // namespace
 
 LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
-                                  const CompileOptions &options,
-                                  Location loc) {
+                                  const CompileOptions &options, Location loc) {
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   std::vector<std::string> nvrtcOptions = Nvrtc::options(options.target.arch);
@@ -454,8 +455,7 @@ LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
       size_t k = kernelAtLine(g, line);
       compiled.kernelOrigins[k]->emitError()
           << "NVRTC cannot compile the kernel of this fusion ("
-          << compiled.kernels[k].name << ", " << options.target.arch
-          << "):\n"
+          << compiled.kernels[k].name << ", " << options.target.arch << "):\n"
           << g.result.log;
       ok = false;
       continue;

@@ -182,7 +182,9 @@ Index broadcastIndex(const Index &idx, ArrayRef<int64_t> from,
 /// nothing reads (an index component only some outputs use, say), until
 /// none is left, so that the kernel compiles without warnings.
 void removeUnusedDeclarations(std::string &text) {
-  auto isIdent = [](char c) { return std::isalnum((unsigned char)c) || c == '_'; };
+  auto isIdent = [](char c) {
+    return std::isalnum((unsigned char)c) || c == '_';
+  };
   for (bool changed = true; changed;) {
     changed = false;
     llvm::StringMap<int> uses;
@@ -212,8 +214,7 @@ void removeUnusedDeclarations(std::string &text) {
         bool generated = name.size() > 1 &&
                          (name[0] == 'd' || name[0] == 'v') &&
                          llvm::all_of(name.drop_front(), ::isdigit);
-        if (generated &&
-            t.substr(space + 1 + name.size()).starts_with(" = ") &&
+        if (generated && t.substr(space + 1 + name.size()).starts_with(" = ") &&
             uses.lookup(name) == 1) {
           changed = true;
           continue;
@@ -318,8 +319,8 @@ Index KernelEmitter::delinearize(const std::string &linear,
       continue;
     }
     int64_t stride = strideOf(shape, d);
-    std::string e = stride == 1 ? linear
-                                : "(" + linear + ") / " + std::to_string(stride);
+    std::string e =
+        stride == 1 ? linear : "(" + linear + ") / " + std::to_string(stride);
     if (d > 0)
       e = "(" + e + ") % " + std::to_string(shape[d]);
     std::string name = fresh("d");
@@ -347,7 +348,7 @@ std::string *KernelEmitter::lookup(const std::string &key) {
 }
 
 FailureOr<std::string> KernelEmitter::loadInput(BlockArgument arg,
-                                               const Index &idx) {
+                                                const Index &idx) {
   DType t = dtypeOf(arg);
   std::string param = "in" + std::to_string(arg.getArgNumber());
   if (!lane.empty()) { // Vector mode: the lanes are already loaded.
@@ -378,9 +379,10 @@ std::string KernelEmitter::emitValue(Value v, const Index &idx) {
   if (hadError)
     return "0";
   // Index arithmetic returns its operand's variable: no copy.
-  bool isVariable =
-      !expr.empty() && !std::isdigit((unsigned char)expr[0]) &&
-      llvm::all_of(expr, [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
+  bool isVariable = !expr.empty() && !std::isdigit((unsigned char)expr[0]) &&
+                    llvm::all_of(expr, [](char c) {
+                      return std::isalnum((unsigned char)c) || c == '_';
+                    });
   if (isVariable) {
     memo.back()[key] = expr;
     return expr;
@@ -453,8 +455,7 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
   }
   if (auto bcast = dyn_cast<BroadcastToOp>(op)) {
     Value in = bcast.getInput();
-    return emitValue(in,
-                     broadcastIndex(idx, tensorType(in).getShape(), shape));
+    return emitValue(in, broadcastIndex(idx, tensorType(in).getShape(), shape));
   }
   if (auto transpose = dyn_cast<TransposeOp>(op)) {
     Value in = transpose.getInput();
@@ -488,9 +489,9 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
       offset += split.getSizes()[p];
     Index inIdx(idx);
     if (offset)
-      inIdx[axis] = isZero(idx[axis]) ? std::to_string(offset)
-                                      : "(" + idx[axis] + ") + " +
-                                            std::to_string(offset);
+      inIdx[axis] = isZero(idx[axis])
+                        ? std::to_string(offset)
+                        : "(" + idx[axis] + ") + " + std::to_string(offset);
     return emitValue(split.getInput(), inIdx);
   }
   if (auto concat = dyn_cast<ConcatOp>(op)) {
@@ -542,10 +543,10 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
                "generation cannot map to its row";
     return "0";
   }
-  if (isa<MatmulOp, FusionOp>(op) || !op->hasTrait<fusec::OpTrait::Elementwise>()) {
+  if (isa<MatmulOp, FusionOp>(op) ||
+      !op->hasTrait<fusec::OpTrait::Elementwise>()) {
     hadError = true;
-    failure_ = "'" + op->getName().getStringRef().str() +
-               "' inside a fusion";
+    failure_ = "'" + op->getName().getStringRef().str() + "' inside a fusion";
     return "0";
   }
 
@@ -590,7 +591,9 @@ std::string KernelEmitter::opExpression(Operation *op,
       s += (i ? ", " : "") + a;
     return s + ")";
   };
-  auto intFn = [&](StringRef base) { return (base + (i64 ? "64" : "32")).str(); };
+  auto intFn = [&](StringRef base) {
+    return (base + (i64 ? "64" : "32")).str();
+  };
   return llvm::TypeSwitch<Operation *, std::string>(op)
       .Case([&](NegOp) {
         return fl ? "(-" + x[0] + ")" : call(intFn("fusec_sub"), {"0", x[0]});
@@ -645,11 +648,12 @@ std::string KernelEmitter::opExpression(Operation *op,
                   : "(" + x[0] + " < " + x[1] + " ? " + x[0] + " : " + x[1] +
                         ")";
       })
-      .Case([&](PowOp) { return call("powf", {x[0], x[1]}); })
+      .Case([&](PowOp) {
+        return call("powf", {x[0], x[1]});
+      })
       .Case([&](CompareOp c) {
         const char *ops[] = {"==", "!=", "<", "<=", ">", ">="};
-        return "(" + x[0] + " " + ops[int(c.getPredicate())] + " " + x[1] +
-               ")";
+        return "(" + x[0] + " " + ops[int(c.getPredicate())] + " " + x[1] + ")";
       })
       .Case([&](SelectOp) {
         return "(" + x[0] + " ? " + x[1] + " : " + x[2] + ")";
@@ -676,8 +680,8 @@ std::string KernelEmitter::opExpression(Operation *op,
       })
       .Default([&](Operation *) {
         hadError = true;
-        failure_ = "'" + op->getName().getStringRef().str() +
-                   "' has no CUDA emitter";
+        failure_ =
+            "'" + op->getName().getStringRef().str() + "' has no CUDA emitter";
         return std::string("0");
       });
 }
@@ -802,8 +806,7 @@ LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
                             std::to_string(vec) + ">";
       std::string name = "x" + std::to_string(arg.getArgNumber());
       line("const " + vecType + " " + name + " = reinterpret_cast<const " +
-           vecType + " *>(in" + std::to_string(arg.getArgNumber()) +
-           ")[w];");
+           vecType + " *>(in" + std::to_string(arg.getArgNumber()) + ")[w];");
       laneVectors[arg] = name;
     }
     for (auto [i, v] : llvm::enumerate(outputs))
@@ -827,9 +830,9 @@ LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
     --indent;
     line("}");
     for (auto [i, v] : llvm::enumerate(outputs))
-      line(std::string("reinterpret_cast<fusec_vec<") + storageType(dtypeOf(v)) +
-           ", " + std::to_string(vec) + "> *>(out" + std::to_string(i) +
-           ")[w] = y" + std::to_string(i) + ";");
+      line(std::string("reinterpret_cast<fusec_vec<") +
+           storageType(dtypeOf(v)) + ", " + std::to_string(vec) + "> *>(out" +
+           std::to_string(i) + ")[w] = y" + std::to_string(i) + ";");
     popScope();
     --indent;
     line("}");
@@ -989,12 +992,12 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   bool fl = isFloat(t);
   bool sum = isa<ReduceSumOp, ReduceMeanOp>(reduce);
   bool isMax = isa<ReduceMaxOp>(reduce);
-  std::string acc = fl ? (sum ? "double" : "float")
-                       : (sum ? "fusec_u64" : "fusec_i64");
+  std::string acc =
+      fl ? (sum ? "double" : "float") : (sum ? "fusec_u64" : "fusec_i64");
   std::string init;
   if (fl)
-    init = sum ? "-0.0" : (isMax ? "fusec_u2f(0xff800000u)"
-                                 : "fusec_u2f(0x7f800000u)");
+    init = sum ? "-0.0"
+               : (isMax ? "fusec_u2f(0xff800000u)" : "fusec_u2f(0x7f800000u)");
   else if (sum)
     init = "0ull";
   else if (t == DType::I32)
@@ -1006,10 +1009,9 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
     if (sum)
       return "(" + a + " + " + b + ")";
     if (fl)
-      return std::string(isMax ? "fusec_maxf(" : "fusec_minf(") + a + ", " +
-             b + ")";
-    return "(" + a + (isMax ? " > " : " < ") + b + " ? " + a + " : " + b +
-           ")";
+      return std::string(isMax ? "fusec_maxf(" : "fusec_minf(") + a + ", " + b +
+             ")";
+    return "(" + a + (isMax ? " > " : " < ") + b + " ? " + a + " : " + b + ")";
   };
   auto widen = [&](const std::string &v) {
     if (!sum)
@@ -1050,8 +1052,8 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
       if (countOf(v) != count)
         continue;
       ArrayRef<int64_t> shape = tensorType(v).getShape();
-      Index idx = inputAt && shape == inShape ? *inputAt
-                                              : delinearize(linear, shape);
+      Index idx =
+          inputAt && shape == inShape ? *inputAt : delinearize(linear, shape);
       line("out" + std::to_string(i) + "[" + linear +
            "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
     }
@@ -1096,7 +1098,8 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
     --indent;
     line("}");
     line("for (int offset = 16; offset > 0; offset >>= 1) {");
-    line("  const " + acc + " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
+    line("  const " + acc +
+         " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
     line("  acc = " + combine("acc", "other") + ";");
     line("}");
     line("if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = acc;");
@@ -1105,19 +1108,21 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
     line("  acc = threadIdx.x < (blockDim.x >> 5) ? partial[threadIdx.x] : " +
          init + ";");
     line("  for (int offset = 16; offset > 0; offset >>= 1) {");
-    line("    const " + acc + " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
+    line("    const " + acc +
+         " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
     line("    acc = " + combine("acc", "other") + ";");
     line("  }");
     line("  if (threadIdx.x == 0) partial[0] = acc;");
     line("}");
     line("__syncthreads();");
-    line(std::string("const ") + computeType(t) + " reduced = " +
-         finish("partial[0]") + ";");
+    line(std::string("const ") + computeType(t) +
+         " reduced = " + finish("partial[0]") + ";");
     line("__syncthreads();");
     bound[reduced] = "reduced";
     emitOutputsAt(rows, "row", /*guardFirstThread=*/true);
-    if (elements != rows &&
-        llvm::any_of(outputs, [&](Value v) { return countOf(v) == elements; })) {
+    if (elements != rows && llvm::any_of(outputs, [&](Value v) {
+          return countOf(v) == elements;
+        })) {
       line("for (" + indexType + " j = threadIdx.x; j < " +
            std::to_string(length) + "; j += blockDim.x) {");
       ++indent;
@@ -1164,8 +1169,8 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
     popScope();
     --indent;
     line("}");
-    line(std::string("const ") + computeType(t) + " reduced = " +
-         finish("acc") + ";");
+    line(std::string("const ") + computeType(t) +
+         " reduced = " + finish("acc") + ";");
     bound[reduced] = "reduced";
     emitOutputsAt(rows, "row", /*guardFirstThread=*/false);
     bound.erase(reduced);
@@ -1206,10 +1211,10 @@ FailureOr<KernelSource> KernelEmitter::run() {
 
   KernelSource k;
   pushScope();
-  LogicalResult result =
-      !reductions.empty() ? emitReduction(k, reductions.front())
-      : isLinear()        ? emitLinearElementwise(k)
-                          : emitElementwise(k);
+  LogicalResult result = !reductions.empty()
+                             ? emitReduction(k, reductions.front())
+                         : isLinear() ? emitLinearElementwise(k)
+                                      : emitElementwise(k);
   if (failed(result))
     return failure();
   if (hadError)
@@ -1224,8 +1229,8 @@ FailureOr<KernelSource> KernelEmitter::run() {
   while ((at = text.find("FUSEC_KERNEL")) != std::string::npos)
     text.replace(at, strlen("FUSEC_KERNEL"), k.name);
   k.body = "// " + k.name + ": " +
-           std::to_string(body.getOperations().size() - 1) +
-           " operations\n" + text;
+           std::to_string(body.getOperations().size() - 1) + " operations\n" +
+           text;
   return k;
 }
 

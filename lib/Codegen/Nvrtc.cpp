@@ -28,9 +28,8 @@ struct Nvrtc::Api {
   void *handle = nullptr;
   const char *(*getErrorString)(nvrtcResult);
   nvrtcResult (*version)(int *, int *);
-  nvrtcResult (*createProgram)(nvrtcProgram *, const char *, const char *,
-                               int, const char *const *,
-                               const char *const *);
+  nvrtcResult (*createProgram)(nvrtcProgram *, const char *, const char *, int,
+                               const char *const *, const char *const *);
   nvrtcResult (*destroyProgram)(nvrtcProgram *);
   nvrtcResult (*compileProgram)(nvrtcProgram, int, const char *const *);
   nvrtcResult (*getPTXSize)(nvrtcProgram, size_t *);
@@ -163,15 +162,14 @@ Nvrtc *Nvrtc::get(std::string *whyNot) {
 std::vector<std::string> Nvrtc::options(const std::string &arch) {
   return {"--gpu-architecture=" + arch,
           "--std=c++17",
-          "--fmad=false",         // a*b+c rounds twice, as in the reference
-          "--prec-div=true",      // IEEE division
-          "--prec-sqrt=true",     // IEEE square root
-          "--ftz=false",          // keep subnormals
+          "--fmad=false",     // a*b+c rounds twice, as in the reference
+          "--prec-div=true",  // IEEE division
+          "--prec-sqrt=true", // IEEE square root
+          "--ftz=false",      // keep subnormals
           "--device-as-default-execution-space"};
 }
 
-Nvrtc::Result Nvrtc::compile(const std::string &source,
-                             const std::string &name,
+Nvrtc::Result Nvrtc::compile(const std::string &source, const std::string &name,
                              const std::vector<std::string> &options) const {
   Result result;
   nvrtcProgram program = nullptr;

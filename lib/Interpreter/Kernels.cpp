@@ -897,8 +897,8 @@ void kernels::matmul(const Buffer &a, const Buffer &b, Buffer &out) {
                         for (int64_t i = 0; i < runLen; ++i)
                           gemm<E, O>(pa + (off[1] + i * st[1]) * m * k,
                                      pb + (off[2] + i * st[2]) * k * n,
-                                     po + (off[0] + i * st[0]) * m * n, m, k,
-                                     n, accF, accI);
+                                     po + (off[0] + i * st[0]) * m * n, m, k, n,
+                                     accF, accI);
                       });
       };
       if constexpr (std::is_same_v<typename E::Compute, float> &&

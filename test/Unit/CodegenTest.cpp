@@ -106,8 +106,7 @@ TEST_F(CodegenTest, NvrtcErrorPointsAtTheFusion) {
     message += loc + ": " + d.str() + "\n";
     return mlir::success();
   });
-  EXPECT_TRUE(mlir::failed(
-      compileToPtx(*compiled, options, func().getLoc())));
+  EXPECT_TRUE(mlir::failed(compileToPtx(*compiled, options, func().getLoc())));
   EXPECT_NE(message.find("loc(\"-\":8:8): NVRTC cannot compile the kernel "
                          "of this fusion (fusec_"),
             std::string::npos)
@@ -125,11 +124,10 @@ TEST_F(CodegenTest, WarmCacheCompilesNothing) {
   options.cache = &cache;
   std::vector<std::string> ptx;
   for (int pass = 0; pass < 2; ++pass) {
-    mlir::FailureOr<CompiledFunction> compiled =
-        planFunction(func(), options);
+    mlir::FailureOr<CompiledFunction> compiled = planFunction(func(), options);
     ASSERT_TRUE(mlir::succeeded(compiled));
-    ASSERT_TRUE(mlir::succeeded(
-        compileToPtx(*compiled, options, func().getLoc())));
+    ASSERT_TRUE(
+        mlir::succeeded(compileToPtx(*compiled, options, func().getLoc())));
     int64_t modules = compiled->stats.modules;
     EXPECT_GE(modules, 1);
     EXPECT_LE(modules, 2);
@@ -144,8 +142,8 @@ TEST_F(CodegenTest, WarmCacheCompilesNothing) {
   // Every kernel's entry is in the module it points to.
   mlir::FailureOr<CompiledFunction> compiled = planFunction(func(), options);
   ASSERT_TRUE(mlir::succeeded(compiled));
-  ASSERT_TRUE(mlir::succeeded(
-      compileToPtx(*compiled, options, func().getLoc())));
+  ASSERT_TRUE(
+      mlir::succeeded(compileToPtx(*compiled, options, func().getLoc())));
   for (const rt::KernelDesc &k : compiled->executable.kernels)
     EXPECT_NE(compiled->executable.ptx[size_t(k.ptxIndex)].find(
                   ".visible .entry " + k.name + "("),

@@ -50,9 +50,8 @@ protected:
     fusec::registerAllDialects(registry);
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
-    context.getDiagEngine().registerHandler([this](mlir::Diagnostic &d) {
-      diagnostics += d.str() + "\n";
-    });
+    context.getDiagEngine().registerHandler(
+        [this](mlir::Diagnostic &d) { diagnostics += d.str() + "\n"; });
   }
 
   mlir::OwningOpRef<mlir::ModuleOp> parse(const char *source) {
@@ -129,8 +128,7 @@ TEST_F(TrainingTest, LossScalingStateMachine) {
   EXPECT_EQ(scalarI32(r[6]), 1);
   EXPECT_EQ(scalarI32(r[4]), 8);
   expectClose(r[2], {0.9 * 0.125 + 0.1 * 4, 0.9 * -1.0 + 0.1 * 6});
-  expectClose(r[3], {0.999 * 2.0 + 0.001 * 16, 0.999 * 0.5 + 0.001 * 36},
-              "v");
+  expectClose(r[3], {0.999 * 2.0 + 0.001 * 16, 0.999 * 0.5 + 0.001 * 36}, "v");
   // p' = p - lr * (m' / (1 - 0.9^8)) / (sqrt(v' / (1 - 0.999^8)) + 1e-8).
   {
     double m0 = 0.9 * 0.125 + 0.1 * 4, m1 = 0.9 * -1.0 + 0.1 * 6;
@@ -238,8 +236,7 @@ TEST_F(TrainingTest, BadOptionsLeaveTheModuleUnchanged) {
   EXPECT_NE(tryBuild(o).find("'matmul' is in both"), std::string::npos);
   o = {};
   o.func = "missing";
-  EXPECT_NE(tryBuild(o).find("no function named 'missing'"),
-            std::string::npos);
+  EXPECT_NE(tryBuild(o).find("no function named 'missing'"), std::string::npos);
 }
 
 TEST_F(TrainingTest, MixedPrecisionCountsAndRejects) {

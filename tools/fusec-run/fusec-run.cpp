@@ -66,8 +66,8 @@ void printPlan(const rt::Executable &exe, std::ostream &os) {
   os << "steps:\n";
   for (const rt::Step &step : exe.steps) {
     if (step.kind == rt::Step::Kind::Matmul) {
-      os << "  matmul #" << step.matmul.a << " x #" << step.matmul.b
-         << " -> #" << step.matmul.c << "\n";
+      os << "  matmul #" << step.matmul.a << " x #" << step.matmul.b << " -> #"
+         << step.matmul.c << "\n";
       continue;
     }
     const rt::LaunchStep &l = step.launch;

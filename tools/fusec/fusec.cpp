@@ -237,12 +237,12 @@ cl::opt<bool> noKernelCache(
     cl::desc("Compile every kernel with NVRTC, without the kernel cache"),
     cl::init(false), cl::cat(fusecCategory));
 
-cl::opt<std::string> kernelCacheDir(
-    "kernel-cache-dir",
-    cl::desc("Directory of the on-disk kernel cache (default: "
-             "$FUSEC_CACHE_DIR, else $XDG_CACHE_HOME/fusec or "
-             "~/.cache/fusec; 'off' keeps the cache in memory)"),
-    cl::value_desc("dir"), cl::init(""), cl::cat(fusecCategory));
+cl::opt<std::string>
+    kernelCacheDir("kernel-cache-dir",
+                   cl::desc("Directory of the on-disk kernel cache (default: "
+                            "$FUSEC_CACHE_DIR, else $XDG_CACHE_HOME/fusec or "
+                            "~/.cache/fusec; 'off' keeps the cache in memory)"),
+                   cl::value_desc("dir"), cl::init(""), cl::cat(fusecCategory));
 
 cl::opt<std::string> kernelCacheSize(
     "kernel-cache-size",
@@ -429,8 +429,7 @@ FailureOr<fusec::InterpreterOptions> interpreterOptions(ModuleOp module) {
 /// A buffer of `type` with every element `value` (the fusec.init of a
 /// training state argument).
 FailureOr<fusec::Buffer> splatBuffer(fusec::Interpreter &interpreter,
-                                     Location loc, Type type,
-                                     Attribute value) {
+                                     Location loc, Type type, Attribute value) {
   auto tensor = cast<RankedTensorType>(type);
   std::optional<fusec::DType> dtype = fusec::toDType(tensor.getElementType());
   std::string error;
@@ -460,8 +459,7 @@ FailureOr<fusec::Buffer> splatBuffer(fusec::Interpreter &interpreter,
 /// step and writes the final parameters.
 LogicalResult trainModule(ModuleOp module) {
   auto lossFunc = module.lookupSymbol<func::FuncOp>(trainFunc);
-  auto step =
-      module.lookupSymbol<func::FuncOp>(trainFunc + "_train_step");
+  auto step = module.lookupSymbol<func::FuncOp>(trainFunc + "_train_step");
   if (!lossFunc || !step)
     return module.emitError() << "no training step for '" << trainFunc << "'";
   FailureOr<fusec::InterpreterOptions> options = interpreterOptions(module);
@@ -476,9 +474,10 @@ LogicalResult trainModule(ModuleOp module) {
   if (failed(readInputs(lossFunc, interpreter, args)))
     return failure();
   for (unsigned i = args.size(); i < step.getNumArguments(); ++i) {
-    FailureOr<fusec::Buffer> init = splatBuffer(
-        interpreter, step.getArgument(i).getLoc(),
-        step.getArgument(i).getType(), step.getArgAttr(i, fusec::kInitAttrName));
+    FailureOr<fusec::Buffer> init =
+        splatBuffer(interpreter, step.getArgument(i).getLoc(),
+                    step.getArgument(i).getType(),
+                    step.getArgAttr(i, fusec::kInitAttrName));
     if (failed(init))
       return failure();
     args.push_back(std::move(*init));
@@ -487,8 +486,8 @@ LogicalResult trainModule(ModuleOp module) {
   SmallVector<int64_t> updates(step.getNumResults(), -1);
   int64_t scaleResult = -1, skippedResult = -1;
   for (unsigned r = 0; r < step.getNumResults(); ++r) {
-    if (auto arg = step.getResultAttrOfType<IntegerAttr>(
-            r, fusec::kUpdatesAttrName))
+    if (auto arg =
+            step.getResultAttrOfType<IntegerAttr>(r, fusec::kUpdatesAttrName))
       updates[r] = arg.getInt();
     if (step.getResultAttr(r, fusec::kLossScaleAttrName))
       scaleResult = r;
@@ -500,8 +499,7 @@ LogicalResult trainModule(ModuleOp module) {
   int64_t skipped = 0;
   for (int64_t k = 1; k <= trainSteps; ++k) {
     double scale = scaleArg >= 0 ? args[scaleArg].getAsDouble(0) : 0;
-    FailureOr<SmallVector<fusec::Buffer>> results =
-        interpreter.run(step, args);
+    FailureOr<SmallVector<fusec::Buffer>> results = interpreter.run(step, args);
     if (failed(results))
       return failure();
     llvm::outs() << "step " << k << ": loss "
@@ -540,8 +538,7 @@ LogicalResult runModule(ModuleOp module) {
   if (failed(entry))
     return failure();
   func::FuncOp func = *entry;
-  FailureOr<fusec::InterpreterOptions> options =
-      interpreterOptions(module);
+  FailureOr<fusec::InterpreterOptions> options = interpreterOptions(module);
   if (failed(options))
     return failure();
   fusec::Interpreter interpreter(*options);
@@ -568,8 +565,8 @@ LogicalResult generateCode(ModuleOp module, llvm::raw_ostream &os) {
   std::optional<fusec::TargetInfo> target = fusec::TargetInfo::get(gpuArch);
   if (!target)
     return module.emitError()
-           << "unsupported --gpu-arch '" << gpuArch << "' (supported: "
-           << fusec::TargetInfo::supportedList() << ")";
+           << "unsupported --gpu-arch '" << gpuArch
+           << "' (supported: " << fusec::TargetInfo::supportedList() << ")";
   options.target = *target;
   options.codegen.roundEveryOp = roundEveryOp;
   options.threads = compileThreads;
@@ -607,9 +604,8 @@ LogicalResult generateCode(ModuleOp module, llvm::raw_ostream &os) {
         "NVRTC (%.1f ms NVRTC, %.1f ms wall)\n",
         (long long)stats.launches, (long long)stats.distinctKernels,
         (long long)stats.modules, (long long)stats.matmuls,
-        (long long)stats.cacheHits,
-        (long long)stats.compiled, stats.nvrtcSeconds * 1e3,
-        stats.wallSeconds * 1e3);
+        (long long)stats.cacheHits, (long long)stats.compiled,
+        stats.nvrtcSeconds * 1e3, stats.wallSeconds * 1e3);
     if (cache)
       llvm::errs() << "fusec: kernel cache: "
                    << (cache->directory().empty() ? "(memory only)"

@@ -29,8 +29,8 @@
 namespace fusec {
 
 struct KernelCacheStats {
-  int64_t memoryHits = 0, diskHits = 0, misses = 0, corrupt = 0,
-          evicted = 0, writeFailures = 0;
+  int64_t memoryHits = 0, diskHits = 0, misses = 0, corrupt = 0, evicted = 0,
+          writeFailures = 0;
 };
 
 class KernelCache {

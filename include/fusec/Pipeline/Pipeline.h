@@ -84,8 +84,7 @@ struct FusecPipelineOptions
                                llvm::cl::init(65536)};
   Option<double> lossScaleGrowth{
       *this, "loss-scale-growth",
-      llvm::cl::desc("Dynamic loss scale: growth factor"),
-      llvm::cl::init(2)};
+      llvm::cl::desc("Dynamic loss scale: growth factor"), llvm::cl::init(2)};
   Option<double> lossScaleBackoff{
       *this, "loss-scale-backoff",
       llvm::cl::desc("Dynamic loss scale: backoff factor"),

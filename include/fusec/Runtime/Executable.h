@@ -48,7 +48,7 @@ struct BufferDesc {
 /// device it runs on (every kernel is written with grid-stride loops, so
 /// any grid size is correct).
 enum class KernelKind : uint8_t {
-  Elementwise, // `work` elements, `vectorWidth` per thread per iteration.
+  Elementwise,  // `work` elements, `vectorWidth` per thread per iteration.
   RowReduction, // `work` rows of `rowLength` elements, one block per row.
   Reduction,    // `work` outputs, one thread each.
 };
@@ -85,8 +85,8 @@ struct Step {
 
 struct Executable {
   uint32_t version = kExecutableVersion;
-  std::string entry;  // Name of the compiled function.
-  std::string arch;   // e.g. "sm_90".
+  std::string entry; // Name of the compiled function.
+  std::string arch;  // e.g. "sm_90".
   std::vector<BufferDesc> buffers;
   std::vector<KernelDesc> kernels;
   std::vector<std::string> ptx;       // PTX text, one per distinct kernel.

@@ -42,8 +42,7 @@ struct FusecInlinerInterface : public DialectInlinerInterface {
   bool isLegalToInline(Operation *, Operation *, bool) const final {
     return true;
   }
-  bool isLegalToInline(Operation *, Region *, bool,
-                       IRMapping &) const final {
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
     return true;
   }
   bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
@@ -169,7 +168,8 @@ broadcastNamed(const InferError &error,
     next.assign(rank, 1);
     bool ok = true;
     for (size_t d = 0; d < rank; ++d) {
-      int64_t a = d < rank - shape.size() ? 1 : shape[d - (rank - shape.size())];
+      int64_t a =
+          d < rank - shape.size() ? 1 : shape[d - (rank - shape.size())];
       int64_t b = d < rank - own.size() ? 1 : own[d - (rank - own.size())];
       ok &= a == b || a == 1 || b == 1;
       next[d] = a == 1 ? b : a;

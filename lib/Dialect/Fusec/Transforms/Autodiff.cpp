@@ -294,13 +294,11 @@ LogicalResult GradientBuilder::analyze() {
       continue;
     StringRef hint = "(no derivative rule for this operation)";
     if (auto call = dyn_cast<CallOpInterface>(op)) {
-      auto callee =
-          dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
+      auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
       hint = callee && callee.isExternal()
                  ? "(its callee is a declaration without a body)"
                  : "(inline calls first)";
-    }
-    else if (isa<FusionOp>(op))
+    } else if (isa<FusionOp>(op))
       hint = "(differentiate before fusion)";
     return op->emitError() << "cannot differentiate through '" << op->getName()
                            << "': it depends on a '" << kParamAttrName

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/MixedPrecision.h"
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,18 +32,17 @@ enum class OpClass { Allow, Infer, Deny, Clear, Fixed };
 
 /// The default classes (see the pass description).
 const std::pair<const char *, OpClass> kDefaultClasses[] = {
-    {"matmul", OpClass::Allow},
-    {"add", OpClass::Infer},          {"sub", OpClass::Infer},
-    {"mul", OpClass::Infer},          {"div", OpClass::Infer},
-    {"neg", OpClass::Infer},          {"abs", OpClass::Infer},
-    {"sqrt", OpClass::Infer},         {"tanh", OpClass::Infer},
-    {"sigmoid", OpClass::Infer},      {"gelu", OpClass::Infer},
-    {"relu", OpClass::Infer},         {"erf", OpClass::Infer},
-    {"exp", OpClass::Deny},           {"log", OpClass::Deny},
-    {"pow", OpClass::Deny},           {"reciprocal", OpClass::Deny},
-    {"rsqrt", OpClass::Deny},         {"reduce_sum", OpClass::Deny},
-    {"reduce_mean", OpClass::Deny},   {"reduce_max", OpClass::Deny},
-    {"reduce_min", OpClass::Deny},
+    {"matmul", OpClass::Allow},       {"add", OpClass::Infer},
+    {"sub", OpClass::Infer},          {"mul", OpClass::Infer},
+    {"div", OpClass::Infer},          {"neg", OpClass::Infer},
+    {"abs", OpClass::Infer},          {"sqrt", OpClass::Infer},
+    {"tanh", OpClass::Infer},         {"sigmoid", OpClass::Infer},
+    {"gelu", OpClass::Infer},         {"relu", OpClass::Infer},
+    {"erf", OpClass::Infer},          {"exp", OpClass::Deny},
+    {"log", OpClass::Deny},           {"pow", OpClass::Deny},
+    {"reciprocal", OpClass::Deny},    {"rsqrt", OpClass::Deny},
+    {"reduce_sum", OpClass::Deny},    {"reduce_mean", OpClass::Deny},
+    {"reduce_max", OpClass::Deny},    {"reduce_min", OpClass::Deny},
     {"reshape", OpClass::Clear},      {"transpose", OpClass::Clear},
     {"broadcast_to", OpClass::Clear}, {"concat", OpClass::Clear},
     {"split", OpClass::Clear},        {"slice", OpClass::Clear},
@@ -82,7 +81,8 @@ bool isExactConstant(Value v, Type low) {
   auto dense = dyn_cast<DenseFPElementsAttr>(constant.getValue());
   if (!dense)
     return false; // dense_resource: not looked into
-  const llvm::fltSemantics &semantics = cast<FloatType>(low).getFloatSemantics();
+  const llvm::fltSemantics &semantics =
+      cast<FloatType>(low).getFloatSemantics();
   auto exact = [&](APFloat value) {
     bool losesInfo = false;
     value.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
@@ -188,10 +188,9 @@ void Painter::keepTypes(Operation *op) {
 }
 
 void Painter::paintOp(Operation *op) {
-  bool anyF32 = llvm::any_of(op->getOperands(),
-                             [&](Value v) { return wasF32(v); }) ||
-                llvm::any_of(op->getResults(),
-                             [&](Value v) { return wasF32(v); });
+  bool anyF32 =
+      llvm::any_of(op->getOperands(), [&](Value v) { return wasF32(v); }) ||
+      llvm::any_of(op->getResults(), [&](Value v) { return wasF32(v); });
   if (!anyF32)
     return;
 
@@ -317,17 +316,16 @@ void Painter::run(func::FuncOp func) {
     if (Operation *def = c->getOperand(0).getDefiningOp();
         def && isa<ConstantOp>(def))
       constants.insert(def);
-  (void)applyOpPatternsGreedily(createdCasts,
-                                FrozenRewritePatternSet(RewritePatternSet(
-                                    func.getContext())),
-                                config);
+  (void)applyOpPatternsGreedily(
+      createdCasts,
+      FrozenRewritePatternSet(RewritePatternSet(func.getContext())), config);
   // Constants whose only user was a cast that folded into a new constant.
   for (Operation *c : constants)
     if (c->use_empty())
       c->erase();
-  func.setFunctionType(FunctionType::get(
-      func.getContext(), entry.getArgumentTypes(),
-      entry.getTerminator()->getOperandTypes()));
+  func.setFunctionType(
+      FunctionType::get(func.getContext(), entry.getArgumentTypes(),
+                        entry.getTerminator()->getOperandTypes()));
 }
 
 } // namespace
@@ -342,9 +340,8 @@ fusec::applyMixedPrecision(Operation *anchor, ArrayRef<func::FuncOp> funcs,
   else if (options.precision == "bf16")
     low = BFloat16Type::get(ctx);
   else
-    return anchor->emitError()
-           << "mixed precision: '" << options.precision
-           << "' is not f16 or bf16";
+    return anchor->emitError() << "mixed precision: '" << options.precision
+                               << "' is not f16 or bf16";
   llvm::StringMap<OpClass> classes;
   for (auto [name, cls] : kDefaultClasses)
     classes[name] = cls;
@@ -393,9 +390,9 @@ fusec::applyMixedPrecision(Operation *anchor, ArrayRef<func::FuncOp> funcs,
                    : t;
       };
       FunctionType type = func.getFunctionType();
-      func.setFunctionType(FunctionType::get(
-          ctx, llvm::map_to_vector(type.getInputs(), convert),
-          llvm::map_to_vector(type.getResults(), convert)));
+      func.setFunctionType(
+          FunctionType::get(ctx, llvm::map_to_vector(type.getInputs(), convert),
+                            llvm::map_to_vector(type.getResults(), convert)));
     }
   }
   MixedPrecisionStats stats;

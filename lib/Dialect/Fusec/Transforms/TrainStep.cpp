@@ -144,8 +144,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   MLIRContext *ctx = module.getContext();
   auto func = module.lookupSymbol<func::FuncOp>(o.func);
   if (!func)
-    return module.emitError() << "train step: no function named '" << o.func
-                              << "'";
+    return module.emitError()
+           << "train step: no function named '" << o.func << "'";
   ScaleMode mode;
   double staticScale = 1;
   if (failed(checkOptions(func, o)) ||
@@ -153,8 +153,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
     return failure();
   std::string stepName = o.func + "_train_step";
   if (module.lookupSymbol(stepName))
-    return func.emitError() << "train step: '" << stepName
-                            << "' already exists";
+    return func.emitError()
+           << "train step: '" << stepName << "' already exists";
 
   // The gradient function, painted, is inlined into the step below.
   std::string gradName = o.func + "_train_step_gradient";
@@ -191,9 +191,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   SmallVector<Type> argTypes(lossType.getInputs());
   SmallVector<DictionaryAttr> argAttrs;
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    argAttrs.push_back(func.getArgAttrDict(i)
-                           ? func.getArgAttrDict(i)
-                           : DictionaryAttr::get(ctx, {}));
+    argAttrs.push_back(func.getArgAttrDict(i) ? func.getArgAttrDict(i)
+                                              : DictionaryAttr::get(ctx, {}));
   Builder attrs(ctx);
   auto stateAttrs = [&](StringRef role, Attribute init) {
     return attrs.getDictionaryAttr(
@@ -219,8 +218,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   if (mode == ScaleMode::Dynamic) {
     scaleArg = argTypes.size();
     argTypes.push_back(scalar(f32));
-    argAttrs.push_back(stateAttrs(
-        "loss_scale.scale", attrs.getF32FloatAttr(float(o.initScale))));
+    argAttrs.push_back(stateAttrs("loss_scale.scale",
+                                  attrs.getF32FloatAttr(float(o.initScale))));
     goodArg = argTypes.size();
     argTypes.push_back(scalar(i32));
     argAttrs.push_back(
@@ -304,8 +303,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   SmallVector<DictionaryAttr> resultAttrs{attrs.getDictionaryAttr(
       {attrs.getNamedAttr(kLossAttrName, attrs.getUnitAttr())})};
   auto updates = [&](unsigned arg) {
-    return attrs.getDictionaryAttr({attrs.getNamedAttr(
-        kUpdatesAttrName, attrs.getI64IntegerAttr(arg))});
+    return attrs.getDictionaryAttr(
+        {attrs.getNamedAttr(kUpdatesAttrName, attrs.getI64IntegerAttr(arg))});
   };
   SmallVector<Value> newParams, newStates;
   SmallVector<unsigned> stateArgs;
@@ -320,7 +319,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   Value lr = a.f32(o.learningRate);
   for (auto [j, p] : llvm::enumerate(params)) {
     Value param = body->getArgument(p);
-    Type paramElement = cast<RankedTensorType>(param.getType()).getElementType();
+    Type paramElement =
+        cast<RankedTensorType>(param.getType()).getElementType();
     Value p32 = a.castTo(param, f32);
     Value g = grads[j];
     if (o.weightDecay != 0)
@@ -332,8 +332,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
       Value m1 = a.add(a.mul(a.f32(o.beta1), m), a.mul(a.f32(1 - o.beta1), g));
       Value v1 = a.add(a.mul(a.f32(o.beta2), v),
                        a.mul(a.f32(1 - o.beta2), a.mul(g, g)));
-      Value denom = a.add(SqrtOp::create(b, a.div(v1, bias2)),
-                          a.f32(o.epsilon));
+      Value denom =
+          a.add(SqrtOp::create(b, a.div(v1, bias2)), a.f32(o.epsilon));
       updated = a.sub(p32, a.mul(lr, a.div(a.div(m1, bias1), denom)));
       newStates.push_back(keepIfSkipped(m1, m));
       newStates.push_back(keepIfSkipped(v1, v));
@@ -367,29 +367,29 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
     // and restarts the count; `growth-interval` good steps in a row
     // multiply it by the growth factor and restart the count.
     Value good = a.add(body->getArgument(goodArg), a.i32(1));
-    Value grow = CompareOp::create(b, CmpPredicate::ge, good,
-                                   a.i32(o.growthInterval));
+    Value grow =
+        CompareOp::create(b, CmpPredicate::ge, good, a.i32(o.growthInterval));
     // A grown scale that overflows f32 is not taken (the count still
     // restarts), as in GradScaler: an infinite scale would skip every step.
     Value larger = a.mul(scale, a.f32(o.growthFactor));
-    Value fits = CompareOp::create(
-        b, CmpPredicate::lt, larger,
-        a.f32(std::numeric_limits<double>::infinity()));
-    Value grown =
-        a.select(grow, a.select(fits, larger, scale), scale);
+    Value fits =
+        CompareOp::create(b, CmpPredicate::lt, larger,
+                          a.f32(std::numeric_limits<double>::infinity()));
+    Value grown = a.select(grow, a.select(fits, larger, scale), scale);
     Value newScale =
         a.select(finite, grown, a.mul(scale, a.f32(o.backoffFactor)));
     Value newGood = a.select(finite, a.select(grow, a.i32(0), good), a.i32(0));
     results.push_back(newScale);
     resultAttrs.push_back(attrs.getDictionaryAttr(
-        {attrs.getNamedAttr(kUpdatesAttrName, attrs.getI64IntegerAttr(scaleArg)),
+        {attrs.getNamedAttr(kUpdatesAttrName,
+                            attrs.getI64IntegerAttr(scaleArg)),
          attrs.getNamedAttr(kLossScaleAttrName, attrs.getUnitAttr())}));
     results.push_back(newGood);
     resultAttrs.push_back(updates(goodArg));
   }
   if (finite) {
-    results.push_back(CompareOp::create(b, CmpPredicate::eq, finite,
-                                        a.i1(false)));
+    results.push_back(
+        CompareOp::create(b, CmpPredicate::eq, finite, a.i1(false)));
     resultAttrs.push_back(attrs.getDictionaryAttr(
         {attrs.getNamedAttr(kSkippedAttrName, attrs.getUnitAttr())}));
   }
