@@ -53,7 +53,9 @@ struct FusecPipelineOptions
       *this, "train",
       llvm::cl::desc("Build <FUNC>_train_step from the loss function FUNC "
                      "(fusec-train-step; mixed-precision then paints its "
-                     "forward and backward only)"),
+                     "forward and backward only). With `inline`, FUNC must "
+                     "be public: the inliner deletes unused private "
+                     "functions"),
       llvm::cl::init("")};
   Option<std::string> optimizer{*this, "optimizer",
                                 llvm::cl::desc("Training: sgd or adam"),

@@ -416,10 +416,7 @@ struct FusecMixedPrecisionPass final
   void runOnOperation() override {
     MixedPrecisionOptions options;
     options.precision = precision;
-    options.allow.assign(allowOps.begin(), allowOps.end());
-    options.infer.assign(inferOps.begin(), inferOps.end());
-    options.deny.assign(denyOps.begin(), denyOps.end());
-    options.clear.assign(clearOps.begin(), clearOps.end());
+    setClassLists(options, allowOps, inferOps, denyOps, clearOps);
     options.keepIOLowPrecision = keepIOLowPrecision;
     ModuleOp module = getOperation();
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());

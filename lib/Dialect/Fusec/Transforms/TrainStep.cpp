@@ -417,10 +417,7 @@ struct FusecTrainStepPass final
     o.epsilon = epsilon;
     o.weightDecay = weightDecay;
     o.mixedPrecision = mixedPrecision;
-    o.mixed.allow.assign(allowOps.begin(), allowOps.end());
-    o.mixed.infer.assign(inferOps.begin(), inferOps.end());
-    o.mixed.deny.assign(denyOps.begin(), denyOps.end());
-    o.mixed.clear.assign(clearOps.begin(), clearOps.end());
+    setClassLists(o.mixed, allowOps, inferOps, denyOps, clearOps);
     o.lossScale = lossScale;
     o.initScale = initScale;
     o.growthFactor = growthFactor;

@@ -27,6 +27,17 @@ struct MixedPrecisionOptions {
   bool keepIOLowPrecision = false;
 };
 
+/// Sets the class lists of `options` from a pass's list options (any
+/// ranges of strings: fusec-mixed-precision, fusec-train-step).
+template <typename List>
+void setClassLists(MixedPrecisionOptions &options, const List &allow,
+                   const List &infer, const List &deny, const List &clear) {
+  options.allow.assign(allow.begin(), allow.end());
+  options.infer.assign(infer.begin(), infer.end());
+  options.deny.assign(deny.begin(), deny.end());
+  options.clear.assign(clear.begin(), clear.end());
+}
+
 struct MixedPrecisionStats {
   int64_t lowOps = 0;
   int64_t casts = 0;
