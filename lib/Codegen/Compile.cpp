@@ -4,6 +4,9 @@
 #include "fusec/Codegen/Nvrtc.h"
 #include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/IR/FusionForms.h"
+#include "fusec/Runtime/Matmul.h"
+#include "fusec/Runtime/MemoryPlan.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
@@ -46,6 +49,12 @@ private:
   FailureOr<int64_t> addBuffer(Value v, rt::BufferKind kind, int64_t index,
                                std::string name);
   LogicalResult planFusion(FusionOp fusion);
+  LogicalResult planMatmulFusion(FusionOp fusion);
+  LogicalResult planSplitMatmulFusion(FusionOp fusion, MatmulFusionForm form);
+  /// The step's operands: the buffers of the fusion's inputs the matmul
+  /// reads, through its transposes.
+  rt::MatmulStep matmulOperands(FusionOp fusion, MatmulFusionForm &form);
+  LogicalResult addMatmulStep(Operation *at, rt::MatmulStep step);
   LogicalResult planFill(ConstantOp constant);
   LogicalResult planUnfused(FusionOp fusion);
   LogicalResult planSingle(Operation *op, Location loc);
@@ -122,6 +131,9 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
     rt::KernelDesc k;
     k.name = source->name;
     k.kind = source->kind;
+    k.numInputs = source->numInputs;
+    k.numOutputs = source->numOutputs;
+    k.inPlace = source->inPlace;
     k.work = source->work;
     k.rowLength = source->rowLength;
     k.vectorWidth = source->vectorWidth;
@@ -161,6 +173,128 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
   return success();
 }
 
+/// A matmul step, checked against what cuBLASLt computes: a step the
+/// checker refuses here is a fusion the verifier should have refused.
+LogicalResult Planner::addMatmulStep(Operation *at, rt::MatmulStep step) {
+  std::string why;
+  if (!rt::checkMatmulStep(out.executable, step, why))
+    return at->emitError() << "cannot compile this matrix product for "
+                              "cuBLASLt: "
+                           << why;
+  rt::Step s;
+  s.kind = rt::Step::Kind::Matmul;
+  s.matmul = step;
+  out.executable.steps.push_back(s);
+  ++out.stats.matmuls;
+  return success();
+}
+
+/// A matmul fusion: one cuBLASLt call reading its inputs through the
+/// transpose flags and computing its chain as the epilogue.
+rt::MatmulStep Planner::matmulOperands(FusionOp fusion,
+                                       MatmulFusionForm &form) {
+  auto buffer = [&](Value v) {
+    return bufferOf.lookup(
+        fusion.getInputs()[cast<BlockArgument>(v).getArgNumber()]);
+  };
+  rt::MatmulStep step;
+  step.transposeA = bool(form.transposeLhs);
+  step.transposeB = bool(form.transposeRhs);
+  step.a = buffer(step.transposeA ? form.transposeLhs.getInput()
+                                  : form.matmul.getLhs());
+  step.b = buffer(step.transposeB ? form.transposeRhs.getInput()
+                                  : form.matmul.getRhs());
+  if (Value bias = form.chain.getBias())
+    step.bias = buffer(bias);
+  return step;
+}
+
+LogicalResult Planner::planMatmulFusion(FusionOp fusion) {
+  std::string why;
+  std::optional<MatmulFusionForm> form = matchMatmulFusion(fusion, why);
+  if (!form)
+    return fusion.emitError() << why;
+  // cuBLASLt computes the epilogue in f32 and rounds once. Operations
+  // after a cast of the product to f16/bf16 are rounded after each one by
+  // the reference; with fp16RoundEachOp, which promises that rounding, they
+  // run as a kernel of their own after a plain matmul step.
+  bool lowEpilogue = false, cast = false;
+  for (Operation *op : form->chain.getOps()) {
+    lowEpilogue |= cast;
+    cast |= isa<CastOp>(op);
+  }
+  if (options.codegen.fp16RoundEachOp && lowEpilogue)
+    return planSplitMatmulFusion(fusion, *form);
+  rt::MatmulStep step = matmulOperands(fusion, *form);
+  bool bias = step.bias >= 0;
+  switch (form->chain.getActivation()) {
+  case EpilogueActivation::None:
+    step.epilogue = bias ? rt::MatmulEpilogue::Bias : rt::MatmulEpilogue::None;
+    break;
+  case EpilogueActivation::Relu:
+    step.epilogue =
+        bias ? rt::MatmulEpilogue::ReluBias : rt::MatmulEpilogue::Relu;
+    break;
+  case EpilogueActivation::Gelu:
+    step.epilogue =
+        bias ? rt::MatmulEpilogue::GeluBias : rt::MatmulEpilogue::Gelu;
+    break;
+  }
+  FailureOr<int64_t> c = addBuffer(fusion.getResult(0), rt::BufferKind::Temp,
+                                   -1, "t" + std::to_string(temps++));
+  if (failed(c))
+    return failure();
+  step.c = *c;
+  return addMatmulStep(fusion, step);
+}
+
+/// A matmul fusion as a plain matmul step whose product feeds a loop
+/// kernel computing the chain.
+LogicalResult Planner::planSplitMatmulFusion(FusionOp fusion,
+                                             MatmulFusionForm form) {
+  rt::MatmulStep step = matmulOperands(fusion, form);
+  step.bias = -1;
+  Value product = form.matmul.getResult();
+  FailureOr<int64_t> c = addBuffer(product, rt::BufferKind::Temp, -1,
+                                   "t" + std::to_string(temps++));
+  if (failed(c))
+    return failure();
+  step.c = *c;
+  if (failed(addMatmulStep(fusion, step)))
+    return failure();
+  // The chain, alone in a loop fusion reading the product and the bias.
+  OpBuilder b(fusion.getContext());
+  SmallVector<Value> inputs = {product};
+  Value bias = form.chain.getBias();
+  if (bias)
+    inputs.push_back(
+        fusion.getInputs()[cast<BlockArgument>(bias).getArgNumber()]);
+  auto chain = FusionOp::create(b, fusion.getLoc(), fusion.getResultTypes(),
+                                inputs, FusionKind::Loop);
+  Block *block = new Block();
+  chain.getBody().push_back(block);
+  b.setInsertionPointToStart(block);
+  IRMapping map;
+  map.map(product, block->addArgument(product.getType(), fusion.getLoc()));
+  if (bias)
+    map.map(bias, block->addArgument(bias.getType(), fusion.getLoc()));
+  if (CastOp biasCast = form.chain.getBiasCast())
+    b.clone(*biasCast, map);
+  for (Operation *op : form.chain.getOps())
+    b.clone(*op, map);
+  YieldOp::create(b, fusion.getLoc(),
+                  ValueRange{map.lookup(form.chain.value())});
+  LogicalResult result = planFusion(chain);
+  if (succeeded(result)) {
+    bufferOf[fusion.getResult(0)] = bufferOf.lookup(chain.getResult(0));
+    bufferOf.erase(chain.getResult(0));
+    if (!out.kernelOrigins.empty() && out.kernelOrigins.back() == chain)
+      out.kernelOrigins.back() = fusion;
+  }
+  chain->destroy();
+  return result;
+}
+
 /// A fusion holding a copy of `op` alone (with the constants it reads),
 /// planned as a kernel whose results stand for op's results.
 LogicalResult Planner::planSingle(Operation *op, Location loc) {
@@ -169,7 +303,9 @@ LogicalResult Planner::planSingle(Operation *op, Location loc) {
   for (Value v : op->getOperands())
     if (!v.getDefiningOp<ConstantOp>() && !llvm::is_contained(inputs, v))
       inputs.push_back(v);
-  auto single = FusionOp::create(b, loc, op->getResultTypes(), inputs);
+  auto single =
+      FusionOp::create(b, loc, op->getResultTypes(), inputs,
+                       isReduction(op) ? reductionKind(op) : FusionKind::Loop);
   Block *block = new Block();
   single.getBody().push_back(block);
   b.setInsertionPointToStart(block);
@@ -223,8 +359,9 @@ LogicalResult Planner::planUnfused(FusionOp fusion) {
 /// artifact: a fusion holding only the constant.
 LogicalResult Planner::planFill(ConstantOp constant) {
   OpBuilder b(constant.getContext());
-  auto fusion = FusionOp::create(b, constant.getLoc(),
-                                 TypeRange{constant.getType()}, ValueRange{});
+  auto fusion =
+      FusionOp::create(b, constant.getLoc(), TypeRange{constant.getType()},
+                       ValueRange{}, FusionKind::Loop);
   Block *block = new Block();
   fusion.getBody().push_back(block);
   b.setInsertionPointToStart(block);
@@ -285,14 +422,14 @@ FailureOr<CompiledFunction> Planner::run() {
                                        "t" + std::to_string(temps++));
       if (failed(c))
         return failure();
-      rt::Step step;
-      step.kind = rt::Step::Kind::Matmul;
-      step.matmul = {bufferOf.lookup(matmul.getLhs()),
-                     bufferOf.lookup(matmul.getRhs()), *c};
-      exe.steps.push_back(step);
-      ++out.stats.matmuls;
+      rt::MatmulStep step;
+      step.a = bufferOf.lookup(matmul.getLhs());
+      step.b = bufferOf.lookup(matmul.getRhs());
+      step.c = *c;
+      result = addMatmulStep(matmul, step);
     } else if (auto fusion = dyn_cast<FusionOp>(op)) {
-      result = planFusion(fusion);
+      result = fusion.getKind() == FusionKind::Matmul ? planMatmulFusion(fusion)
+                                                      : planFusion(fusion);
     } else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (Value v : ret.getOperands())
         exe.outputs.push_back(bufferOf.lookup(v));
@@ -311,6 +448,9 @@ FailureOr<CompiledFunction> Planner::run() {
       return failure();
   }
   out.stats.distinctKernels = int64_t(out.kernels.size());
+  exe.memory.workspaceBytes =
+      out.stats.matmuls ? options.target.matmulWorkspaceBytes : 0;
+  rt::planMemory(exe);
   return std::move(out);
 }
 
@@ -360,20 +500,24 @@ size_t kernelAtLine(const Group &group, unsigned line) {
 } // namespace
 
 LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
-                                  const CompileOptions &options, Location loc) {
+                                  const CompileOptions &options, Location loc,
+                                  PtxGrouping grouping) {
   using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   std::vector<std::string> nvrtcOptions = Nvrtc::options(options.target.arch);
   std::string identity = Nvrtc::identity();
 
   std::vector<Group> groups;
-  bool open = false;
+  if (grouping == PtxGrouping::OneModule)
+    groups.emplace_back(); // Even without kernels: a valid, empty module.
+  bool open = grouping == PtxGrouping::OneModule;
   for (size_t i = 0; i < compiled.kernels.size(); ++i) {
     if (!open)
       groups.emplace_back();
     groups.back().kernels.push_back(i);
-    open = lastHexDigit(compiled.kernels[i].name) % kGroupModulus != 0 &&
-           groups.back().kernels.size() < kMaxGroup;
+    open = grouping == PtxGrouping::OneModule ||
+           (lastHexDigit(compiled.kernels[i].name) % kGroupModulus != 0 &&
+            groups.back().kernels.size() < kMaxGroup);
   }
   const std::string prelude = cudaPrelude();
   unsigned preludeLines = unsigned(llvm::count(prelude, '\n'));
@@ -418,15 +562,18 @@ LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
         Group &g = *misses[m];
         auto t0 = Clock::now();
         g.result = nvrtc->compile(
-            g.source, compiled.kernels[g.kernels.front()].name + ".cu",
+            g.source,
+            (g.kernels.empty() ? std::string("fusec_empty")
+                               : compiled.kernels[g.kernels.front()].name) +
+                ".cu",
             nvrtcOptions);
         g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
         if (g.result.ok && options.cache)
           options.cache->store(g.key, g.result.ptx);
       }
     };
-    unsigned threads = options.threads
-                           ? options.threads
+    unsigned threads = options.codegen.compileThreads
+                           ? unsigned(options.codegen.compileThreads)
                            : std::max(1u, std::thread::hardware_concurrency());
     threads = unsigned(std::min<size_t>(threads, misses.size()));
     std::vector<std::thread> pool;
@@ -451,6 +598,13 @@ LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
         size_t open = g.result.log.rfind('(', at);
         if (open != std::string::npos)
           line = unsigned(std::atoi(g.result.log.c_str() + open + 1));
+      }
+      if (g.kernels.empty()) {
+        emitError(loc) << "NVRTC cannot compile the kernel prelude ("
+                       << options.target.arch << "):\n"
+                       << g.result.log;
+        ok = false;
+        continue;
       }
       size_t k = kernelAtLine(g, line);
       compiled.kernelOrigins[k]->emitError()

@@ -14,6 +14,7 @@
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Support/Float16.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -276,6 +277,7 @@ private:
   void emitGridStrideOutputs(llvm::function_ref<bool(Value)> include);
   LogicalResult emitLinearElementwise(KernelSource &k);
   LogicalResult emitReduction(KernelSource &k, Operation *reduce);
+  std::vector<std::pair<int64_t, int64_t>> inPlacePairs(int64_t n);
   LogicalResult checkRowAligned(Operation *reduce, int64_t rows,
                                 bool rowReduction);
   void emitSignature();
@@ -306,6 +308,8 @@ private:
   // Linear mode: every index is one component, the element's linear
   // position ("0" for single-element values).
   bool linearMode = false;
+  // The kernel's in-place pairs (KernelSource::inPlace).
+  std::vector<std::pair<int64_t, int64_t>> inPlace;
   bool hadError = false;
   std::string failure_;
 };
@@ -564,15 +568,15 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
       opIdx = broadcastIndex(idx, tensorType(operand).getShape(), shape);
     std::string x = emitValue(operand, opIdx);
     DType t = dtypeOf(operand);
-    if (leavesType && !options.roundEveryOp && !isa<BlockArgument>(operand) &&
-        (t == DType::F16 || t == DType::BF16))
+    if (leavesType && !options.fp16RoundEachOp &&
+        !isa<BlockArgument>(operand) && (t == DType::F16 || t == DType::BF16))
       x = roundTo(t, x);
     operands.push_back(x);
   }
   std::string expr = opExpression(op, operands);
   // Values are kept in f32 and rounded once at the store, unless every
   // operation is to round like the reference; a cast rounds regardless.
-  if (options.roundEveryOp || isa<CastOp>(op))
+  if (options.fp16RoundEachOp || isa<CastOp>(op))
     return roundTo(dtypeOf(result), expr);
   return expr;
 }
@@ -691,20 +695,28 @@ std::string KernelEmitter::opExpression(Operation *op,
 //===----------------------------------------------------------------------===//
 
 void KernelEmitter::emitSignature() {
+  // Parameters of an in-place pair may point at the same bytes: they are
+  // not __restrict__.
+  auto restrict = [&](bool input, int64_t index) {
+    for (auto [in, out] : inPlace)
+      if ((input ? in : out) == index)
+        return " *";
+    return " *__restrict__ ";
+  };
   std::string params;
   for (BlockArgument arg : body.getArguments())
     params += std::string(params.empty() ? "" : ", ") + "const " +
-              storageType(dtypeOf(arg)) + " *__restrict__ in" +
-              std::to_string(arg.getArgNumber());
+              storageType(dtypeOf(arg)) + restrict(true, arg.getArgNumber()) +
+              "in" + std::to_string(arg.getArgNumber());
   for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues()))
     params += std::string(params.empty() ? "" : ", ") +
-              storageType(dtypeOf(v)) + " *__restrict__ out" +
+              storageType(dtypeOf(v)) + restrict(false, int64_t(i)) + "out" +
               std::to_string(i);
   line("extern \"C\" __global__ void FUSEC_KERNEL(" + params + ") {");
 }
 
 void KernelEmitter::emitHostEntry() {
-  // Under FUSEC_HOST the kernel runs on the CPU (fusec/Runtime/HostCuda.h)
+  // Under FUSEC_HOST the kernel runs on the CPU (fusec/Runtime/Host/HostCuda.h)
   // through a C entry taking its pointers as an array.
   std::string args;
   unsigned n = 0;
@@ -760,6 +772,45 @@ bool KernelEmitter::isLinear() {
   return true;
 }
 
+std::vector<std::pair<int64_t, int64_t>>
+KernelEmitter::inPlacePairs(int64_t n) {
+  // The inputs each value depends on, as bit sets over the inputs.
+  llvm::DenseMap<Value, llvm::SmallBitVector> deps;
+  unsigned inputs = body.getNumArguments();
+  for (BlockArgument arg : body.getArguments()) {
+    llvm::SmallBitVector bits(inputs);
+    bits.set(arg.getArgNumber());
+    deps[arg] = bits;
+  }
+  for (Operation &op : body.without_terminator()) {
+    llvm::SmallBitVector bits(inputs);
+    for (Value operand : op.getOperands())
+      if (auto it = deps.find(operand); it != deps.end())
+        bits |= it->second;
+    for (Value result : op.getResults())
+      deps[result] = bits;
+  }
+  ValueRange outputs = fusion.getYield().getValues();
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (BlockArgument arg : body.getArguments()) {
+    unsigned j = arg.getArgNumber();
+    if (countOf(arg) != n)
+      continue;
+    int64_t feeds = 0, output = -1;
+    for (auto [i, v] : llvm::enumerate(outputs)) {
+      auto it = deps.find(v);
+      if (it != deps.end() && it->second.test(j)) {
+        ++feeds;
+        output = int64_t(i);
+      }
+    }
+    if (feeds == 1 && countOf(outputs[size_t(output)]) == n &&
+        dtypeSize(dtypeOf(arg)) == dtypeSize(dtypeOf(outputs[size_t(output)])))
+      pairs.emplace_back(int64_t(j), output);
+  }
+  return pairs;
+}
+
 LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
   ValueRange outputs = fusion.getYield().getValues();
   int64_t n = countOf(outputs.front());
@@ -773,9 +824,11 @@ LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
   int64_t vec = std::max<int64_t>(1, 16 / widest);
   if (n < vec * 4)
     vec = 1; // Tiny kernels: not worth a vector loop.
-  k.kind = rt::KernelKind::Elementwise;
+  k.kind = FusionKind::Loop;
   k.work = n;
   k.vectorWidth = vec;
+  inPlace = inPlacePairs(n);
+  k.inPlace = inPlace;
   k.blockSize = target.elementwiseBlock;
   k.gridSize = target.gridFor(n, int64_t(k.blockSize) * vec);
   linearMode = true;
@@ -860,7 +913,7 @@ LogicalResult KernelEmitter::emitElementwise(KernelSource &k) {
   int64_t n = 0;
   for (Value v : outputs)
     n = std::max(n, countOf(v));
-  k.kind = rt::KernelKind::Elementwise;
+  k.kind = FusionKind::Loop;
   k.work = n;
   k.vectorWidth = 1;
   k.blockSize = target.elementwiseBlock;
@@ -973,11 +1026,8 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   SmallVector<int64_t> kept, red;
   for (int64_t d = 0; d < int64_t(inShape.size()); ++d)
     (llvm::is_contained(axes, d) ? red : kept).push_back(inShape[d]);
-  bool rowReduction = true;
-  for (auto [i, a] : llvm::enumerate(axes))
-    rowReduction &= a == int64_t(inShape.size() - axes.size() + i);
-  // Rows of one element (or none): a thread per output is better.
-  rowReduction &= length > 1;
+  // The planner's decision (reductionKind), checked by the verifier.
+  bool rowReduction = fusion.getKind() == FusionKind::RowReduction;
 
   // Outputs: per row (the reduction's size), per element (its input's),
   // other sizes (not depending on the reduction) in loops of their own.
@@ -1029,7 +1079,7 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
       d = "0.0"; // The empty sum is +0.
     if (!sum)
       return d; // max/min: already an f32 value of the element type.
-    if (t == DType::F32 || !options.roundEveryOp)
+    if (t == DType::F32 || !options.fp16RoundEachOp)
       return "(float)" + d;
     return roundTo(t, "fusec_d2f_rto(" + d + ")");
   };
@@ -1078,7 +1128,7 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
     uint32_t block = 32;
     while (block < uint32_t(target.reductionBlock) && block < length)
       block *= 2;
-    k.kind = rt::KernelKind::RowReduction;
+    k.kind = FusionKind::RowReduction;
     k.work = rows;
     k.rowLength = length;
     k.blockSize = block;
@@ -1139,7 +1189,7 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   } else {
     // One thread per output, reducing in row-major order of the reduced
     // elements, as the reference does.
-    k.kind = rt::KernelKind::Reduction;
+    k.kind = FusionKind::Reduction;
     k.work = rows;
     k.rowLength = length;
     k.blockSize = target.elementwiseBlock;
@@ -1208,8 +1258,12 @@ FailureOr<KernelSource> KernelEmitter::run() {
   }
   if (reductions.size() > 1)
     return fail("it holds more than one reduction");
+  if (fusion.getKind() == FusionKind::Matmul)
+    return fail("a matmul fusion is a cuBLASLt step, not a kernel");
 
   KernelSource k;
+  k.numInputs = int64_t(body.getNumArguments());
+  k.numOutputs = int64_t(outputs.size());
   pushScope();
   LogicalResult result = !reductions.empty()
                              ? emitReduction(k, reductions.front())

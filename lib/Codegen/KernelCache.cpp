@@ -45,6 +45,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Codegen/KernelCache.h"
+#include "fusec/Support/File.h"
 
 #include <algorithm>
 #include <atomic>
@@ -181,8 +182,6 @@ constexpr uint32_t kFormatVersion = 1;
 constexpr size_t kHeaderSize = 24;
 constexpr const char kEntrySuffix[] = ".ptx";
 constexpr size_t kEntrySuffixLen = sizeof(kEntrySuffix) - 1;
-constexpr const char kTempPrefix[] = ".fusec-tmp-";
-constexpr size_t kTempPrefixLen = sizeof(kTempPrefix) - 1;
 constexpr size_t kMaxPlainKeyLen = 200;
 /// Temporaries younger than this may be in use by a live writer.
 constexpr int64_t kStaleTempSeconds = 60 * 60;
@@ -209,9 +208,10 @@ bool isEntryName(std::string_view name) {
   return isPlainKey(stem);
 }
 
+/// A temporary of writeFileAtomically, possibly left by a killed writer.
 bool isTempName(std::string_view name) {
-  return name.size() > kTempPrefixLen &&
-         name.substr(0, kTempPrefixLen) == kTempPrefix;
+  return name.size() > kTemporaryFilePrefix.size() &&
+         name.substr(0, kTemporaryFilePrefix.size()) == kTemporaryFilePrefix;
 }
 
 std::string encodeEntry(std::string_view payload) {
@@ -228,22 +228,6 @@ std::string encodeEntry(std::string_view payload) {
 //===----------------------------------------------------------------------===//
 // POSIX helpers (EINTR-safe, never throwing)
 //===----------------------------------------------------------------------===//
-
-bool writeAll(int fd, const char *data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return false;
-    }
-    if (n == 0)
-      return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
 
 /// Reads up to `size` bytes; returns the count read (short only at EOF), or
 /// -1 on error.
@@ -269,42 +253,10 @@ int closeFd(int fd) {
   return ::close(fd);
 }
 
-/// mkdir -p with mode 0755 for the created components.
-bool makeDirectories(const std::string &path) {
-  if (path.empty())
-    return false;
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0)
-    return S_ISDIR(st.st_mode);
-  for (size_t pos = 1; pos <= path.size(); ++pos) {
-    if (pos != path.size() && path[pos] != '/')
-      continue;
-    if (path[pos - 1] == '/')
-      continue;
-    std::string prefix = path.substr(0, pos);
-    if (::mkdir(prefix.c_str(), 0755) != 0 && errno != EEXIST)
-      return false;
-  }
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 int64_t nowSeconds() {
   struct timespec ts;
   ::clock_gettime(CLOCK_REALTIME, &ts);
   return static_cast<int64_t>(ts.tv_sec);
-}
-
-std::string tempName() {
-  static std::atomic<uint64_t> counter{0};
-  std::string name = kTempPrefix;
-  name += std::to_string(static_cast<long long>(::getpid()));
-  name += '-';
-  name += std::to_string(static_cast<unsigned long long>(
-      std::hash<std::thread::id>()(std::this_thread::get_id())));
-  name += '-';
-  name += std::to_string(static_cast<unsigned long long>(
-      counter.fetch_add(1, std::memory_order_relaxed)));
-  return name;
 }
 
 enum class ReadResult { Missing, Corrupt, Ok };
@@ -461,35 +413,12 @@ void KernelCache::store(const std::string &key, std::string_view value) {
   if (dir.empty())
     return;
 
-  std::string bytes = encodeEntry(value);
-  std::string prefix = dir.back() == '/' ? dir : dir + '/';
-  std::string tmp;
-  int fd = -1;
-  bool createdDir = false;
-  for (int attempt = 0; attempt < 8 && fd < 0; ++attempt) {
-    tmp = prefix + tempName();
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd >= 0)
-      break;
-    if (errno == ENOENT && !createdDir) {
-      createdDir = true;
-      if (!makeDirectories(dir))
-        break;
-      continue;
-    }
-    if (errno != EEXIST && errno != EINTR)
-      break;
-  }
-
-  bool ok = fd >= 0;
-  if (ok) {
-    ok = writeAll(fd, bytes.data(), bytes.size());
-    ok = closeFd(fd) == 0 && ok;
-    if (ok)
-      ok = ::rename(tmp.c_str(), entryPath(key).c_str()) == 0;
-    if (!ok)
-      ::unlink(tmp.c_str());
-  }
+  // No fsync: an entry cut short by a crash fails its checksum and is
+  // recompiled.
+  std::string error;
+  bool ok = createDirectories(dir, error) &&
+            writeFileAtomically(entryPath(key), encodeEntry(value), error,
+                                Durability::Unsynced);
   if (!ok) {
     std::lock_guard<std::mutex> lock(mutex);
     ++counters.writeFailures;

@@ -5,7 +5,7 @@
 // few conversions and operations whose semantics must match the reference
 // kernels (lib/Interpreter/Kernels.cpp) exactly, so that a kernel computes
 // what the interpreter computes. The same source also compiles for the host
-// (FUSEC_HOST, with fusec/Runtime/HostCuda.h), where the bit-level helpers
+// (FUSEC_HOST, with fusec/Runtime/Host/HostCuda.h), where the bit-level helpers
 // come from fusec/Support/Float16.h: that is how generated kernels are
 // tested without a GPU.
 //
@@ -18,7 +18,7 @@ const char *fusec::cudaPrelude() {
 #ifdef FUSEC_HOST
 #include <cmath>
 #include <cstring>
-#include "fusec/Runtime/HostCuda.h"
+#include "fusec/Runtime/Host/HostCuda.h"
 #include "fusec/Support/Float16.h"
 #endif
 

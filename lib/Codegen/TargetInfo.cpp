@@ -17,10 +17,18 @@ std::optional<TargetInfo> TargetInfo::get(std::string_view arch) {
     t.smCount = 148; // B200
   else
     return std::nullopt;
+  if (arch != "sm_80")
+    t.matmulWorkspaceBytes = 32 << 20;
   return t;
 }
 
 const char *TargetInfo::supportedList() { return "sm_80, sm_90, sm_100"; }
+
+const std::vector<std::string_view> &TargetInfo::supported() {
+  static const std::vector<std::string_view> archs = {"sm_80", "sm_90",
+                                                      "sm_100"};
+  return archs;
+}
 
 uint32_t TargetInfo::gridFor(int64_t work, int64_t perBlock) const {
   int64_t blocks = perBlock > 0 ? (work + perBlock - 1) / perBlock : 1;

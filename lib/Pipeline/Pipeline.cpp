@@ -2,99 +2,88 @@
 
 #include "fusec/Pipeline/Pipeline.h"
 #include "fusec/Conversion/Passes.h"
-#include "fusec/Dialect/Fusec/Transforms/Passes.h"
+#include "fusec/Pass/PassOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
+using namespace fusec;
 
-fusec::FusionOptions
-fusec::getFusionOptions(const FusecPipelineOptions &options) {
-  FusionOptions f;
-  f.launchCostBytes = options.fusionLaunchCostBytes;
-  f.maxOpsPerFusion = std::max<int64_t>(1, options.fusionMaxOps);
-  f.multiOutput = options.fusionMultiOutput;
-  f.duplicateCheapProducers = options.fusionDuplicate;
-  f.reachabilityBudget = options.fusionReachabilityBudget;
-  return f;
-}
-
-/// The mixed-precision class lists, into the options of a pass that has
-/// them (fusec-mixed-precision, fusec-train-step).
-template <typename PassOptions>
-static void copyClassLists(const fusec::FusecPipelineOptions &options,
-                           PassOptions &pass) {
-  auto copy = [](const auto &from, auto &to) {
-    to.assign(from.begin(), from.end());
-  };
-  copy(options.mixedPrecisionAllow, pass.allowOps);
-  copy(options.mixedPrecisionInfer, pass.inferOps);
-  copy(options.mixedPrecisionDeny, pass.denyOps);
-  copy(options.mixedPrecisionClear, pass.clearOps);
+void PipelineOptions::bindOptions(OptionBinder &binder) {
+  binder.group("pipeline", "The pipeline (`fusec-pipeline`)");
+  binder.flag("import-tosa", importTosa,
+              "Import upstream TOSA operations into fusec first");
+  binder.flag("inline", inlineCalls,
+              "Inline calls to functions with a body first (code generation "
+              "and training always do)");
+  binder.flag("fold", fold,
+              "Fold concatenate/split/slice pairs (fusec-fold-concat-split)");
+  binder.flag("canonicalize", canonicalize, "Canonicalize when not folding");
+  binder.flag("cse", cse, "Eliminate common subexpressions");
+  binder.flag("fuse", fuse,
+              "Fuse operations into kernels (fusec-fuse-elementwise)");
+  folding.bindOptions(binder);
+  fusion.bindOptions(binder);
+  mixedPrecision.bindOptions(binder);
+  training.bindOptions(binder);
 }
 
 void fusec::buildFusecPipeline(OpPassManager &pm,
-                               const FusecPipelineOptions &options) {
+                               const PipelineOptions &options,
+                               FusionObserver *observer) {
   if (options.importTosa)
     pm.addPass(createFusecImportTosa());
   if (options.inlineCalls)
     pm.addPass(createInlinerPass());
   // Before folding (which folds the casts of constants and identity cast
   // pairs) and fusion (which fuses the casts into kernels).
-  if (!options.train.empty()) {
-    FusecTrainStepOptions t;
-    t.func = options.train;
-    t.optimizer = options.optimizer;
-    t.learningRate = options.learningRate;
-    t.momentum = options.momentum;
-    t.beta1 = options.beta1;
-    t.beta2 = options.beta2;
-    t.epsilon = options.epsilon;
-    t.weightDecay = options.weightDecay;
-    t.mixedPrecision = options.mixedPrecision;
-    copyClassLists(options, t);
-    t.lossScale = options.lossScale;
-    t.initScale = options.lossScaleInit;
-    t.growthFactor = options.lossScaleGrowth;
-    t.backoffFactor = options.lossScaleBackoff;
-    t.growthInterval = options.lossScaleInterval;
-    pm.addPass(createFusecTrainStep(t));
-  } else if (options.mixedPrecision != "off") {
-    FusecMixedPrecisionOptions mp;
-    mp.precision = options.mixedPrecision;
-    mp.keepIOLowPrecision = options.keepIOLowPrecision;
-    copyClassLists(options, mp);
-    pm.addPass(createFusecMixedPrecision(mp));
-  }
+  if (!options.training.train.empty())
+    pm.addPass(createFusecTrainStep(options.training, options.mixedPrecision));
+  else if (options.mixedPrecision.precision != LowPrecision::Off)
+    pm.addPass(createFusecMixedPrecision(options.mixedPrecision));
   // Folding concat/split runs the folders of every op in the same greedy
   // rewrite, so it subsumes a canonicalization; without it, canonicalize.
-  if (options.fold) {
-    FusecFoldConcatSplitOptions fold;
-    fold.reassociate = options.reassociate;
-    pm.addPass(createFusecFoldConcatSplit(fold));
-  } else if (options.canonicalize) {
+  if (options.fold)
+    pm.addPass(createFusecFoldConcatSplit(options.folding));
+  else if (options.canonicalize)
     pm.addPass(createCanonicalizerPass());
-  }
   if (options.cse)
     pm.addPass(createCSEPass());
-  if (options.fuse) {
-    FusionOptions f = getFusionOptions(options);
-    FusecFuseElementwiseOptions fuse;
-    fuse.launchCostBytes = f.launchCostBytes;
-    fuse.maxOps = f.maxOpsPerFusion;
-    fuse.multiOutput = f.multiOutput;
-    fuse.duplicate = f.duplicateCheapProducers;
-    fuse.reachabilityBudget = f.reachabilityBudget;
-    pm.addNestedPass<func::FuncOp>(createFusecFuseElementwise(fuse));
-  }
+  if (options.fuse)
+    pm.addNestedPass<func::FuncOp>(
+        createFusecFuseElementwise(options.fusion, observer));
 }
 
+namespace {
+/// `fusec-pipeline{...}`: the PipelineOptions bindings as textual options.
+struct RegisteredPipelineOptions
+    : public PassPipelineOptions<RegisteredPipelineOptions> {
+  RegisteredPipelineOptions() { value.bindOptions(binder); }
+  PipelineOptions value;
+  PassOptionsBinder binder{*this};
+};
+} // namespace
+
 void fusec::registerFusecPipeline() {
-  PassPipelineRegistration<FusecPipelineOptions>(
+  registerPassPipeline(
       "fusec-pipeline",
-      "fusec's compilation pipeline: TOSA import, canonicalization, "
-      "concat/split folding, CSE, fusion",
-      buildFusecPipeline);
+      "fusec's compilation pipeline: TOSA import, mixed precision or the "
+      "training step, concat/split folding, CSE, fusion (options: "
+      "docs/reference/FusecOptions.md)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        RegisteredPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        std::string error;
+        if (!options.binder.load(error))
+          return errorHandler(error);
+        buildFusecPipeline(pm, options.value);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(RegisteredPipelineOptions());
+      });
 }

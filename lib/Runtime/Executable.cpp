@@ -15,8 +15,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Runtime/Executable.h"
+#include "fusec/Runtime/Matmul.h"
+#include "fusec/Runtime/MemoryPlan.h"
 
 #include "fusec/Support/Buffer.h"
+#include "fusec/Support/File.h"
 
 #include <algorithm>
 #include <string>
@@ -39,16 +42,69 @@ const char *fusec::rt::bufferKindName(BufferKind kind) {
   return "invalid";
 }
 
-const char *fusec::rt::kernelKindName(KernelKind kind) {
-  switch (kind) {
-  case KernelKind::Elementwise:
-    return "elementwise";
-  case KernelKind::RowReduction:
-    return "row-reduction";
-  case KernelKind::Reduction:
-    return "reduction";
+const char *fusec::rt::matmulEpilogueName(MatmulEpilogue epilogue) {
+  switch (epilogue) {
+  case MatmulEpilogue::None:
+    return "none";
+  case MatmulEpilogue::Bias:
+    return "bias";
+  case MatmulEpilogue::Relu:
+    return "relu";
+  case MatmulEpilogue::ReluBias:
+    return "relu_bias";
+  case MatmulEpilogue::Gelu:
+    return "gelu";
+  case MatmulEpilogue::GeluBias:
+    return "gelu_bias";
   }
   return "invalid";
+}
+
+bool fusec::rt::epilogueHasBias(MatmulEpilogue epilogue) {
+  return epilogue == MatmulEpilogue::Bias ||
+         epilogue == MatmulEpilogue::ReluBias ||
+         epilogue == MatmulEpilogue::GeluBias;
+}
+
+std::optional<Executable> fusec::rt::readExecutableFile(const std::string &path,
+                                                        std::string &error) {
+  FileBytes bytes;
+  if (!readFile(path, bytes, error))
+    return std::nullopt;
+  std::optional<Executable> exe = parseExecutable(bytes.view(), error);
+  if (!exe)
+    error = path + ": " + error;
+  return exe;
+}
+
+std::string fusec::rt::quoteName(std::string_view s, char delim) {
+  static const char kHexDigits[] = "0123456789abcdef";
+  std::string out(1, delim);
+  for (char ch : s) {
+    auto c = static_cast<unsigned char>(ch);
+    if (ch == delim || ch == '\\') {
+      out += '\\';
+      out += ch;
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      out += "\\x";
+      out += kHexDigits[c >> 4];
+      out += kHexDigits[c & 15];
+    }
+  }
+  out += delim;
+  return out;
+}
+
+std::string fusec::rt::formatDims(const std::vector<int64_t> &values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i)
+      s += ',';
+    s += std::to_string(values[i]);
+  }
+  return s + "]";
 }
 
 namespace {
@@ -69,43 +125,12 @@ const char kHexDigits[] = "0123456789abcdef";
 // Writing
 //===----------------------------------------------------------------------===//
 
-/// Appends `s` in double quotes: printable ASCII as itself, except '"' and
-/// '\' which are escaped with a backslash; every other byte as \xHH.
-void appendQuoted(std::string &out, std::string_view s) {
-  out += '"';
-  for (char ch : s) {
-    auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c >= 0x20 && c < 0x7f) {
-      out += ch;
-    } else {
-      out += "\\x";
-      out += kHexDigits[c >> 4];
-      out += kHexDigits[c & 15];
-    }
-  }
-  out += '"';
-}
+/// Appends `s` in double quotes (quoteName).
+void appendQuoted(std::string &out, std::string_view s) { out += quoteName(s); }
 
-std::string quoted(std::string_view s) {
-  std::string out;
-  appendQuoted(out, s);
-  return out;
-}
+std::string quoted(std::string_view s) { return quoteName(s); }
 
-/// "[2,3,4]", "[]".
-std::string formatList(const std::vector<int64_t> &v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i)
-      s += ',';
-    s += std::to_string(v[i]);
-  }
-  s += ']';
-  return s;
-}
+std::string formatList(const std::vector<int64_t> &v) { return formatDims(v); }
 
 //===----------------------------------------------------------------------===//
 // Reading the header
@@ -234,9 +259,9 @@ public:
   /// A word of [a-z0-9-] (a kind or dtype name), ended by a space.
   bool word(std::string &out, const char *what) {
     size_t start = pos;
-    while (pos < bytes.size() &&
-           ((bytes[pos] >= 'a' && bytes[pos] <= 'z') ||
-            (bytes[pos] >= '0' && bytes[pos] <= '9') || bytes[pos] == '-'))
+    while (pos < bytes.size() && ((bytes[pos] >= 'a' && bytes[pos] <= 'z') ||
+                                  (bytes[pos] >= '0' && bytes[pos] <= '9') ||
+                                  bytes[pos] == '-' || bytes[pos] == '_'))
       ++pos;
     if (pos >= bytes.size())
       return truncated();
@@ -391,8 +416,13 @@ bool parseBuffer(HeaderReader &r, size_t i, BufferDesc &b) {
     return r.fail("unknown dtype " + quoted(dtype) +
                   " (expected f32, f16, bf16, i1, i32 or i64)");
   b.dtype = *type;
-  return r.literal(" ") && r.list(b.shape, "dimension") && r.literal(" ") &&
-         r.string(b.name) && r.literal("\n");
+  if (!r.literal(" ") || !r.list(b.shape, "dimension"))
+    return false;
+  b.offset = -1;
+  if (b.kind == BufferKind::Temp &&
+      (!r.literal(" offset ") || !r.integer(b.offset, "offset")))
+    return false;
+  return r.literal(" ") && r.string(b.name) && r.literal("\n");
 }
 
 bool parseKernel(HeaderReader &r, size_t i, KernelDesc &k) {
@@ -401,21 +431,39 @@ bool parseKernel(HeaderReader &r, size_t i, KernelDesc &k) {
   std::string kind;
   if (!r.word(kind, "a kernel kind"))
     return false;
-  if (kind == "elementwise")
-    k.kind = KernelKind::Elementwise;
-  else if (kind == "row-reduction")
-    k.kind = KernelKind::RowReduction;
-  else if (kind == "reduction")
-    k.kind = KernelKind::Reduction;
-  else
+  std::optional<FusionKind> parsed = parseFusionKind(kind);
+  if (!parsed || *parsed == FusionKind::Matmul)
     return r.fail("unknown kernel kind " + quoted(kind) +
-                  " (expected elementwise, row-reduction or reduction)");
-  return r.literal(" work ") && r.integer(k.work, "work") &&
-         r.literal(" row-length ") && r.integer(k.rowLength, "row length") &&
-         r.literal(" vector-width ") &&
-         r.integer(k.vectorWidth, "vector width") && r.literal(" ptx ") &&
-         r.integer(k.ptxIndex, "ptx index") && r.literal(" ") &&
-         r.string(k.name) && r.literal("\n");
+                  " (expected loop, row_reduction or reduction)");
+  k.kind = *parsed;
+  std::vector<int64_t> pairs;
+  if (!r.literal(" inputs ") || !r.integer(k.numInputs, "number of inputs") ||
+      !r.literal(" outputs ") ||
+      !r.integer(k.numOutputs, "number of outputs") || !r.literal(" work ") ||
+      !r.integer(k.work, "work") || !r.literal(" row-length ") ||
+      !r.integer(k.rowLength, "row length") || !r.literal(" vector-width ") ||
+      !r.integer(k.vectorWidth, "vector width") || !r.literal(" in-place ") ||
+      !r.list(pairs, "in-place parameter"))
+    return false;
+  if (pairs.size() % 2)
+    return r.fail("the in-place list has an odd number of entries (it "
+                  "holds input, output pairs)");
+  for (size_t p = 0; p < pairs.size(); p += 2)
+    k.inPlace.emplace_back(pairs[p], pairs[p + 1]);
+  return r.literal(" ptx ") && r.integer(k.ptxIndex, "ptx index") &&
+         r.literal(" ") && r.string(k.name) && r.literal("\n");
+}
+
+/// A 0 or 1 field.
+bool parseFlag(HeaderReader &r, bool &out, const char *what) {
+  int64_t v;
+  if (!r.integer(v, what))
+    return false;
+  if (v != 0 && v != 1)
+    return r.fail(std::string(what) + " " + std::to_string(v) +
+                  " is not 0 or 1");
+  out = v == 1;
+  return true;
 }
 
 bool parseUInt32(HeaderReader &r, uint32_t &out, const char *what) {
@@ -446,9 +494,29 @@ bool parseStep(HeaderReader &r, size_t i, Step &s) {
   if (kind == "matmul") {
     s.kind = Step::Kind::Matmul;
     MatmulStep &m = s.matmul;
-    return r.literal(" a ") && r.integer(m.a, "buffer index") &&
-           r.literal(" b ") && r.integer(m.b, "buffer index") &&
-           r.literal(" c ") && r.integer(m.c, "buffer index") &&
+    std::string epilogue;
+    if (!r.literal(" a ") || !r.integer(m.a, "buffer index") ||
+        !r.literal(" b ") || !r.integer(m.b, "buffer index") ||
+        !r.literal(" c ") || !r.integer(m.c, "buffer index") ||
+        !r.literal(" transpose-a ") ||
+        !parseFlag(r, m.transposeA, "transpose-a") ||
+        !r.literal(" transpose-b ") ||
+        !parseFlag(r, m.transposeB, "transpose-b") ||
+        !r.literal(" epilogue ") || !r.word(epilogue, "an epilogue"))
+      return false;
+    bool known = false;
+    for (MatmulEpilogue e : {MatmulEpilogue::None, MatmulEpilogue::Bias,
+                             MatmulEpilogue::Relu, MatmulEpilogue::ReluBias,
+                             MatmulEpilogue::Gelu, MatmulEpilogue::GeluBias})
+      if (epilogue == matmulEpilogueName(e)) {
+        m.epilogue = e;
+        known = true;
+      }
+    if (!known)
+      return r.fail("unknown epilogue " + quoted(epilogue) +
+                    " (expected none, bias, relu, relu_bias, gelu or "
+                    "gelu_bias)");
+    return r.literal(" bias ") && r.integer(m.bias, "buffer index") &&
            r.literal("\n");
   }
   return r.fail("unknown step kind " + quoted(kind) +
@@ -525,6 +593,14 @@ bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
   exe.version = kExecutableVersion;
   if (!r.literal("entry ") || !r.string(exe.entry) || !r.literal("\n") ||
       !r.literal("arch ") || !r.string(exe.arch) || !r.literal("\n"))
+    return false;
+  MemoryFigures &m = exe.memory;
+  if (!r.literal("memory arena ") || !r.integer(m.arenaBytes, "arena size") ||
+      !r.literal(" lower-bound ") ||
+      !r.integer(m.lowerBoundBytes, "lower bound") ||
+      !r.literal(" peak-step ") || !r.integer(m.peakStep, "peak step") ||
+      !r.literal(" workspace ") ||
+      !r.integer(m.workspaceBytes, "workspace size") || !r.literal("\n"))
     return false;
 
   size_t n;
@@ -632,8 +708,13 @@ public:
       return fail("the entry function name is empty");
     if (exe.arch.empty())
       return fail("the target architecture is empty");
-    return checkShapes() && checkBuffers() && checkInputs() && checkKernels() &&
-           checkSteps() && checkOutputs();
+    if (!checkShapes() || !checkBuffers() || !checkInputs() ||
+        !checkKernels() || !checkSteps() || !checkOutputs())
+      return false;
+    std::string why;
+    if (!checkMemoryPlan(exe, why))
+      return fail(why);
+    return true;
   }
 
 private:
@@ -716,7 +797,7 @@ private:
         break;
       }
       case BufferKind::Temp:
-        break;
+        break; // Its offset is the memory plan's (checked last).
       case BufferKind::Alias: {
         if (!isBuffer(b.index))
           return fail(what + "aliases buffer " + std::to_string(b.index) +
@@ -790,6 +871,19 @@ private:
       if (k.vectorWidth < 1)
         return fail(what + "vector width " + std::to_string(k.vectorWidth) +
                     " is not at least 1");
+      if (k.numInputs < 0 || k.numOutputs < 1)
+        return fail(what + std::to_string(k.numInputs) + " inputs and " +
+                    std::to_string(k.numOutputs) +
+                    " outputs (a kernel writes at least one output)");
+      for (size_t p = 0; p < k.inPlace.size(); ++p) {
+        auto [in, out] = k.inPlace[p];
+        if (in < 0 || in >= k.numInputs || out < 0 || out >= k.numOutputs)
+          return fail(what + "in-place pair (" + std::to_string(in) + ", " +
+                      std::to_string(out) + ") names no input and output");
+        // One encoding: pairs in increasing order, each once.
+        if (p && k.inPlace[p - 1] >= k.inPlace[p])
+          return fail(what + "in-place pairs are not in increasing order");
+      }
     }
     return true;
   }
@@ -814,62 +908,25 @@ private:
             return fail(what + "argument " + std::to_string(a) + " is buffer " +
                         std::to_string(l.args[a]) + ", which does not exist " +
                         numBuffers());
-      } else if (!checkMatmul(what, s.matmul)) {
-        return false;
+        const KernelDesc &k = exe.kernels[size_t(l.kernel)];
+        if (int64_t(l.args.size()) != k.numInputs + k.numOutputs)
+          return fail(what + std::to_string(l.args.size()) +
+                      " arguments, but the kernel takes " +
+                      std::to_string(k.numInputs) + " inputs and " +
+                      std::to_string(k.numOutputs) + " outputs");
+        for (size_t a = size_t(k.numInputs); a < l.args.size(); ++a)
+          if (exe.buffers[size_t(l.args[a])].kind != BufferKind::Temp)
+            return fail(what + "output argument " + std::to_string(a) + " is " +
+                        bufferName(size_t(l.args[a])) + ", not a temp buffer");
+      } else {
+        std::string why;
+        if (!checkMatmulStep(exe, s.matmul, why))
+          return fail(what + why);
+        if (exe.buffers[size_t(s.matmul.c)].kind != BufferKind::Temp)
+          return fail(what + "matmul result c is " +
+                      bufferName(size_t(s.matmul.c)) + ", not a temp buffer");
       }
     }
-    return true;
-  }
-
-  bool checkMatmul(const std::string &what, const MatmulStep &m) {
-    const char *names[] = {"a", "b", "c"};
-    int64_t ids[] = {m.a, m.b, m.c};
-    for (int j = 0; j < 3; ++j) {
-      if (!isBuffer(ids[j]))
-        return fail(what + "matmul operand " + names[j] + " is buffer " +
-                    std::to_string(ids[j]) + ", which does not exist " +
-                    numBuffers());
-      if (exe.buffers[ids[j]].shape.size() < 2)
-        return fail(what + "matmul operand " + names[j] + ", " +
-                    bufferName(ids[j]) + " of " + describe(ids[j]) +
-                    ", has rank " +
-                    std::to_string(exe.buffers[ids[j]].shape.size()) +
-                    "; matmul needs rank 2 or more");
-    }
-    const BufferDesc &a = exe.buffers[m.a], &b = exe.buffers[m.b],
-                     &c = exe.buffers[m.c];
-    std::string operands =
-        "a " + describe(m.a) + ", b " + describe(m.b) + ", c " + describe(m.c);
-    // c has a's dtype, or f32 for f16/bf16 operands (f32 accumulation).
-    bool wideResult = (a.dtype == DType::F16 || a.dtype == DType::BF16) &&
-                      c.dtype == DType::F32;
-    if (a.dtype != b.dtype || (a.dtype != c.dtype && !wideResult))
-      return fail(what + "matmul operands of different dtypes: " + operands);
-    size_t ra = a.shape.size(), rb = b.shape.size();
-    int64_t k1 = a.shape[ra - 1], k2 = b.shape[rb - 2];
-    if (k1 != k2)
-      return fail(what + "matmul inner dimensions disagree (" +
-                  std::to_string(k1) + " and " + std::to_string(k2) +
-                  "): " + operands);
-    // The batch dimensions broadcast as in NumPy: aligned on the right, equal
-    // or one of them 1.
-    size_t batch = std::max(ra, rb) - 2;
-    std::vector<int64_t> expected(batch + 2);
-    for (size_t j = 0; j < batch; ++j) {
-      size_t fromEnd = batch - j; // 1 for the last batch dimension.
-      int64_t da = fromEnd <= ra - 2 ? a.shape[ra - 2 - fromEnd] : 1;
-      int64_t db = fromEnd <= rb - 2 ? b.shape[rb - 2 - fromEnd] : 1;
-      if (da != db && da != 1 && db != 1)
-        return fail(what + "matmul batch dimensions do not broadcast (" +
-                    std::to_string(da) + " and " + std::to_string(db) +
-                    "): " + operands);
-      expected[j] = da == 1 ? db : da;
-    }
-    expected[batch] = a.shape[ra - 2];
-    expected[batch + 1] = b.shape[rb - 1];
-    if (c.shape != expected)
-      return fail(what + "matmul result c should have shape " +
-                  formatList(expected) + ": " + operands);
     return true;
   }
 };
@@ -886,25 +943,39 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
   appendQuoted(h, exe.entry);
   h += "\narch ";
   appendQuoted(h, exe.arch);
+  const MemoryFigures &m = exe.memory;
+  h += "\nmemory arena " + std::to_string(m.arenaBytes) + " lower-bound " +
+       std::to_string(m.lowerBoundBytes) + " peak-step " +
+       std::to_string(m.peakStep) + " workspace " +
+       std::to_string(m.workspaceBytes);
   h += "\nbuffers " + std::to_string(exe.buffers.size()) + "\n";
   for (size_t i = 0; i < exe.buffers.size(); ++i) {
     const BufferDesc &b = exe.buffers[i];
     h += "buffer " + std::to_string(i) + " " + bufferKindName(b.kind);
     if (b.kind != BufferKind::Temp)
       h += " " + std::to_string(b.index);
-    h +=
-        " " + std::string(dtypeName(b.dtype)) + " " + formatList(b.shape) + " ";
+    h += " " + std::string(dtypeName(b.dtype)) + " " + formatList(b.shape);
+    if (b.kind == BufferKind::Temp)
+      h += " offset " + std::to_string(b.offset);
+    h += " ";
     appendQuoted(h, b.name);
     h += '\n';
   }
   h += "kernels " + std::to_string(exe.kernels.size()) + "\n";
   for (size_t i = 0; i < exe.kernels.size(); ++i) {
     const KernelDesc &k = exe.kernels[i];
-    h += "kernel " + std::to_string(i) + " " + kernelKindName(k.kind) +
-         " work " + std::to_string(k.work) + " row-length " +
-         std::to_string(k.rowLength) + " vector-width " +
-         std::to_string(k.vectorWidth) + " ptx " + std::to_string(k.ptxIndex) +
-         " ";
+    std::vector<int64_t> pairs;
+    for (auto [in, out] : k.inPlace) {
+      pairs.push_back(in);
+      pairs.push_back(out);
+    }
+    h += "kernel " + std::to_string(i) + " " +
+         std::string(fusionKindName(k.kind)) + " inputs " +
+         std::to_string(k.numInputs) + " outputs " +
+         std::to_string(k.numOutputs) + " work " + std::to_string(k.work) +
+         " row-length " + std::to_string(k.rowLength) + " vector-width " +
+         std::to_string(k.vectorWidth) + " in-place " + formatList(pairs) +
+         " ptx " + std::to_string(k.ptxIndex) + " ";
     appendQuoted(h, k.name);
     h += '\n';
   }
@@ -913,8 +984,12 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
     const Step &s = exe.steps[i];
     h += "step " + std::to_string(i);
     if (s.kind == Step::Kind::Matmul) {
-      h += " matmul a " + std::to_string(s.matmul.a) + " b " +
-           std::to_string(s.matmul.b) + " c " + std::to_string(s.matmul.c);
+      const MatmulStep &mm = s.matmul;
+      h += " matmul a " + std::to_string(mm.a) + " b " + std::to_string(mm.b) +
+           " c " + std::to_string(mm.c) + " transpose-a " +
+           (mm.transposeA ? "1" : "0") + " transpose-b " +
+           (mm.transposeB ? "1" : "0") + " epilogue " +
+           matmulEpilogueName(mm.epilogue) + " bias " + std::to_string(mm.bias);
     } else if (s.kind == Step::Kind::Launch) {
       h += " launch kernel " + std::to_string(s.launch.kernel) + " grid " +
            std::to_string(s.launch.gridSize) + " block " +

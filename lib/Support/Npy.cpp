@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Support/Npy.h"
+#include "fusec/Support/File.h"
 
 #include <atomic>
 #include <cerrno>
@@ -451,22 +452,6 @@ void transposeFromFortran(std::byte *dst, const std::byte *src,
   }
 }
 
-std::string errnoMessage(int err) { return std::strerror(err); }
-
-bool writeAll(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = ::write(fd, p, n);
-    if (w < 0) {
-      if (errno == EINTR)
-        continue;
-      return false;
-    }
-    p += w;
-    n -= size_t(w);
-  }
-  return true;
-}
-
 } // namespace
 
 Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
@@ -564,58 +549,10 @@ Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
 
 Buffer fusec::readNpy(const std::string &path, std::string &error,
                       BufferAllocator *allocator) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = path + ": cannot open: " + errnoMessage(errno);
+  FileBytes bytes;
+  if (!readFile(path, bytes, error))
     return Buffer();
-  }
-  // Read the whole file into malloc'd memory (so that running out of memory
-  // is an error rather than std::terminate). The size from fstat is only a
-  // hint: the buffer grows if the file turns out longer.
-  struct stat st;
-  size_t capacity = 4096;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-    capacity = size_t(st.st_size) + 1;
-  char *data = static_cast<char *>(std::malloc(capacity));
-  size_t size = 0;
-  int err = 0;
-  while (data) {
-    if (size == capacity) {
-      size_t newCapacity = capacity * 2;
-      char *grown = newCapacity > capacity
-                        ? static_cast<char *>(std::realloc(data, newCapacity))
-                        : nullptr;
-      if (!grown) {
-        std::free(data);
-        data = nullptr;
-        break;
-      }
-      data = grown;
-      capacity = newCapacity;
-    }
-    ssize_t n = ::read(fd, data + size, capacity - size);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      err = errno;
-      break;
-    }
-    if (n == 0)
-      break;
-    size += size_t(n);
-  }
-  ::close(fd);
-  if (!data) {
-    error = path + ": cannot allocate memory to read the file";
-    return Buffer();
-  }
-  if (err) {
-    std::free(data);
-    error = path + ": cannot read: " + errnoMessage(err);
-    return Buffer();
-  }
-  Buffer buffer = parseNpy(std::string_view(data, size), error, allocator);
-  std::free(data);
+  Buffer buffer = parseNpy(bytes.view(), error, allocator);
   if (!buffer)
     error = path + ": " + error;
   return buffer;
@@ -666,44 +603,6 @@ std::string fusec::serializeNpy(const Buffer &buffer) {
     byteSwapInPlace(reinterpret_cast<std::byte *>(&out[dataStart]),
                     buffer.numElements(), elemSize);
   return out;
-}
-
-bool fusec::writeFileAtomically(const std::string &path,
-                                std::string_view contents, std::string &error) {
-  static std::atomic<unsigned> counter{0};
-  // The temporary lives next to the destination so that rename() is atomic.
-  std::string tmp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
-          std::to_string(counter.fetch_add(1));
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd >= 0 || errno != EEXIST)
-      break;
-  }
-  if (fd < 0) {
-    error = path + ": cannot create temporary file " + tmp + ": " +
-            errnoMessage(errno);
-    return false;
-  }
-  auto failWith = [&](const char *what, int err) {
-    if (fd >= 0)
-      ::close(fd);
-    ::unlink(tmp.c_str());
-    error = path + ": " + what + ": " + errnoMessage(err);
-    return false;
-  };
-  if (!writeAll(fd, contents.data(), contents.size()))
-    return failWith("cannot write", errno);
-  if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
-    return failWith("cannot sync", errno);
-  int closed = ::close(fd);
-  fd = -1;
-  if (closed != 0)
-    return failWith("cannot close", errno);
-  if (::rename(tmp.c_str(), path.c_str()) != 0)
-    return failWith("cannot rename temporary file into place", errno);
-  return true;
 }
 
 bool fusec::writeNpy(const std::string &path, const Buffer &buffer,

@@ -7,7 +7,7 @@
 // RUN: fusec %s --emit=exec -o %t.fsx
 // RUN: fusec-run %t.fsx --print-plan | FileCheck %s
 // CHECK: kernels:
-// CHECK-NEXT: k0 fusec_{{[0-9a-f]+}}: row-reduction
+// CHECK-NEXT: k0 fusec_{{[0-9a-f]+}}: row_reduction
 // CHECK-NOT: k1
 // CHECK: steps:
 // CHECK-NEXT: launch k0 <<<{{.*}}>>> (#0, #[[A:[0-9]+]])

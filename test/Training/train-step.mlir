@@ -2,7 +2,7 @@
 // attributes that describe it, the painted forward/backward, the f32
 // update with the skip selects, and (after fusion) a single kernel for the
 // finite check over all gradients.
-// RUN: fusec-opt %s --fusec-train-step="func=loss mixed-precision=f16 optimizer=adam" | FileCheck %s
+// RUN: fusec-opt %s --fusec-train-step="train=loss mixed-precision=f16 optimizer=adam" | FileCheck %s
 // RUN: fusec %s --train=loss --mixed-precision=f16 --emit=report | FileCheck %s --check-prefix=REPORT
 
 // CHECK-LABEL: func.func @loss_train_step(
@@ -38,7 +38,7 @@
 
 // REPORT-LABEL: func @loss_train_step
 // REPORT: low precision:
-// REPORT: (reduction, {{[0-9]+}} ops): {{.*}}fusec.concat{{.*}}fusec.abs{{.*}}fusec.reduce_max
+// REPORT: (row_reduction, {{[0-9]+}} ops): {{.*}}fusec.concat{{.*}}fusec.abs{{.*}}fusec.reduce_max
 // REPORT-NOT: fusec.reduce_max
 // REPORT: not fused:
 

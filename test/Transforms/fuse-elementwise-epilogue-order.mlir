@@ -14,7 +14,7 @@
 
 // CHECK-LABEL: func.func @epilogue_producer_first(
 // CHECK-SAME: %[[X:[^:]*]]: tensor<8x32xf32>, %[[C:[^:]*]]: tensor<8xf32>)
-// CHECK-NEXT: %[[F:.*]] = fusec.fusion (%[[X]], %[[C]]) : (tensor<8x32xf32>, tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F:.*]] = fusec.fusion row_reduction (%[[X]], %[[C]]) : (tensor<8x32xf32>, tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[FX:[^:]*]]: tensor<8x32xf32>, %[[FC:[^:]*]]: tensor<8xf32>):
 // CHECK-NEXT: %[[R:.*]] = fusec.reduce_sum %[[FX]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: %[[E:.*]] = fusec.exp %[[FC]] : tensor<8xf32>
@@ -23,7 +23,7 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[F]] : tensor<8xf32>
 // REPORT-LABEL: func @epilogue_producer_first: 3 kernels without fusion, 1 with fusion (1 fusions)
-// REPORT-NEXT: fusion #0 (row reduction + epilogue, 3 ops): fusec.reduce_sum@[[#@LINE+6]]:8, fusec.exp@[[#@LINE+7]]:8, fusec.mul@[[#@LINE+8]]:8{{$}}
+// REPORT-NEXT: fusion #0 (row_reduction, 3 ops): fusec.reduce_sum@[[#@LINE+6]]:8, fusec.exp@[[#@LINE+7]]:8, fusec.mul@[[#@LINE+8]]:8{{$}}
 // x (1024) and c (32) in, 32 out; the reduction and exp results (32 each)
 // stay inside: 2 * (32 + 32) + 2 * 16384 = 32896.
 // REPORT-NEXT: bytes in 1056, out 32, saved ~32896
@@ -39,7 +39,7 @@ func.func @epilogue_producer_first(%x: tensor<8x32xf32>, %c: tensor<8xf32>) -> t
 
 // CHECK-LABEL: func.func @epilogue_producer_second(
 // CHECK-SAME: %[[X:[^:]*]]: tensor<8x32xf32>, %[[C:[^:]*]]: tensor<8xf32>)
-// CHECK-NEXT: %[[F:.*]] = fusec.fusion (%[[X]], %[[C]]) : (tensor<8x32xf32>, tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F:.*]] = fusec.fusion row_reduction (%[[X]], %[[C]]) : (tensor<8x32xf32>, tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[FX:[^:]*]]: tensor<8x32xf32>, %[[FC:[^:]*]]: tensor<8xf32>):
 // CHECK-NEXT: %[[R:.*]] = fusec.reduce_sum %[[FX]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: %[[E:.*]] = fusec.exp %[[FC]] : tensor<8xf32>
@@ -48,7 +48,7 @@ func.func @epilogue_producer_first(%x: tensor<8x32xf32>, %c: tensor<8xf32>) -> t
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[F]] : tensor<8xf32>
 // REPORT-LABEL: func @epilogue_producer_second: 3 kernels without fusion, 1 with fusion (1 fusions)
-// REPORT-NEXT: fusion #0 (row reduction + epilogue, 3 ops): fusec.reduce_sum@[[#@LINE+4]]:8, fusec.exp@[[#@LINE+5]]:8, fusec.mul@[[#@LINE+6]]:8{{$}}
+// REPORT-NEXT: fusion #0 (row_reduction, 3 ops): fusec.reduce_sum@[[#@LINE+4]]:8, fusec.exp@[[#@LINE+5]]:8, fusec.mul@[[#@LINE+6]]:8{{$}}
 // REPORT-NEXT: bytes in 1056, out 32, saved ~32896
 // REPORT-NOT: not fused
 func.func @epilogue_producer_second(%x: tensor<8x32xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {

@@ -1,4 +1,4 @@
-// RUN: fusec-opt %s -fusec-fuse-elementwise=multi-output=false | FileCheck %s
+// RUN: fusec-opt %s -fusec-fuse-elementwise=fusion-multi-output=false | FileCheck %s
 // RUN: fusec-opt %s -fusec-fuse-elementwise | FileCheck %s --check-prefix=DEFAULT
 
 // multi-output=false ("Form multi-output fusions": off) must not produce a

@@ -1,14 +1,14 @@
-// RUN: fusec-opt %s -fusec-fuse-elementwise -split-input-file | FileCheck %s
-// RUN: fusec-opt %s -fusec-fuse-elementwise -split-input-file | FileCheck %s --check-prefix=COUNT
-// RUN: fusec-opt %s -fusec-fuse-elementwise=max-ops=2 -split-input-file | FileCheck %s --check-prefix=MAXOPS
-// RUN: fusec-opt %s -fusec-fuse-elementwise=multi-output=false -split-input-file | FileCheck %s --check-prefix=NOMULTI
-// RUN: fusec-opt %s -fusec-fuse-elementwise=duplicate=false -split-input-file | FileCheck %s --check-prefix=NODUP
-// RUN: fusec-opt %s -fusec-fuse-elementwise=launch-cost-bytes=0 -split-input-file | FileCheck %s --check-prefix=LAUNCH0
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file | FileCheck %s
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file | FileCheck %s --check-prefix=COUNT
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-max-ops=2" -split-input-file | FileCheck %s --check-prefix=MAXOPS
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-multi-output=false" -split-input-file | FileCheck %s --check-prefix=NOMULTI
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-duplicate=false" -split-input-file | FileCheck %s --check-prefix=NODUP
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-launch-cost-bytes=0" -split-input-file | FileCheck %s --check-prefix=LAUNCH0
 //
 // The pass on its own output changes nothing (fusions are boundaries of the
 // planner), and the twice-fused module passes the same checks.
-// RUN: fusec-opt %s -fusec-fuse-elementwise -split-input-file > %t.once.mlir
-// RUN: fusec-opt %t.once.mlir -fusec-fuse-elementwise -split-input-file > %t.twice.mlir
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file > %t.once.mlir
+// RUN: fusec-opt %t.once.mlir -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: FileCheck %s < %t.twice.mlir
 
@@ -153,12 +153,12 @@ func.func @mlp(%x: tensor<16x64xf32>, %w1: tensor<64x128xf32>, %b1: tensor<128xf
 // division form one row reduction + epilogue kernel.
 // CHECK-LABEL: func.func @softmax(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x128xf32>) -> tensor<8x128xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x128xf32>) -> tensor<8x1xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x128xf32>) -> tensor<8x1xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x128xf32>):
 // CHECK-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[IN0]] axes = [1] keep_dims : tensor<8x128xf32> -> tensor<8x1xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_MAX]] : tensor<8x1xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[F0]]) : (tensor<8x128xf32>, tensor<8x1xf32>) -> tensor<8x128xf32> {
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]], %[[F0]]) : (tensor<8x128xf32>, tensor<8x1xf32>) -> tensor<8x128xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x128xf32>, %[[IN1:arg[0-9]+]]: tensor<8x1xf32>):
 // CHECK-NEXT: %[[SUB:[0-9]+]] = fusec.sub %[[IN0]], %[[IN1]] : tensor<8x128xf32>, tensor<8x1xf32>
 // CHECK-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[SUB]] : tensor<8x128xf32>
@@ -190,12 +190,12 @@ func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
 // The scalar epsilon is copied into the kernel.
 // CHECK-LABEL: func.func @layernorm(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x128xf32>, %[[ARG1:arg[0-9]+]]: tensor<128xf32>, %[[ARG2:arg[0-9]+]]: tensor<128xf32>) -> tensor<8x128xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x128xf32>) -> tensor<8x1xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x128xf32>) -> tensor<8x1xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x128xf32>):
 // CHECK-NEXT: %[[REDUCE_MEAN:[0-9]+]] = fusec.reduce_mean %[[IN0]] axes = [1] keep_dims : tensor<8x128xf32> -> tensor<8x1xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_MEAN]] : tensor<8x1xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[F0]], %[[ARG1]], %[[ARG2]]) : (tensor<8x128xf32>, tensor<8x1xf32>, tensor<128xf32>, tensor<128xf32>) -> tensor<8x128xf32> {
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]], %[[F0]], %[[ARG1]], %[[ARG2]]) : (tensor<8x128xf32>, tensor<8x1xf32>, tensor<128xf32>, tensor<128xf32>) -> tensor<8x128xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x128xf32>, %[[IN1:arg[0-9]+]]: tensor<8x1xf32>, %[[IN2:arg[0-9]+]]: tensor<128xf32>, %[[IN3:arg[0-9]+]]: tensor<128xf32>):
 // CHECK-NEXT: %[[CONSTANT:[0-9]+]] = fusec.constant dense<9.99999974E-6> : tensor<f32>
 // CHECK-NEXT: %[[SUB:[0-9]+]] = fusec.sub %[[IN0]], %[[IN1]] : tensor<8x128xf32>, tensor<8x1xf32>
@@ -233,7 +233,7 @@ func.func @layernorm(%x: tensor<8x128xf32>, %g: tensor<128xf32>, %b: tensor<128x
 // Input fusion: the elementwise producers of a reduction run in its kernel.
 // CHECK-LABEL: func.func @input_fusion(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>, %[[ARG1:arg[0-9]+]]: tensor<8x32xf32>) -> tensor<8xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[ARG1]]) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]], %[[ARG1]]) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>, %[[IN1:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[IN0]], %[[IN1]] : tensor<8x32xf32>
 // CHECK-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[MUL]] : tensor<8x32xf32>
@@ -255,7 +255,7 @@ func.func @input_fusion(%x: tensor<8x32xf32>, %y: tensor<8x32xf32>) -> tensor<8x
 // innermost dimensions, here two of them) join its kernel.
 // CHECK-LABEL: func.func @row_reduction_epilogue(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x4x8xf32>, %[[ARG1:arg[0-9]+]]: tensor<8xf32>) -> tensor<8xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[ARG1]]) : (tensor<8x4x8xf32>, tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]], %[[ARG1]]) : (tensor<8x4x8xf32>, tensor<8xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x4x8xf32>, %[[IN1:arg[0-9]+]]: tensor<8xf32>):
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1, 2] : tensor<8x4x8xf32> -> tensor<8xf32>
 // CHECK-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[REDUCE_SUM]], %[[IN1]] : tensor<8xf32>
@@ -276,7 +276,7 @@ func.func @row_reduction_epilogue(%x: tensor<8x4x8xf32>, %c: tensor<8xf32>) -> t
 // A column reduction (axis 0 of 2) does not take its consumer in.
 // CHECK-LABEL: func.func @column_reduction(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>, %[[ARG1:arg[0-9]+]]: tensor<32xf32>) -> tensor<32xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<32xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<32xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [0] : tensor<8x32xf32> -> tensor<32xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<32xf32>
@@ -300,12 +300,12 @@ func.func @column_reduction(%x: tensor<8x32xf32>, %c: tensor<32xf32>) -> tensor<
 // kernel of the second (which its consumer is in).
 // CHECK-LABEL: func.func @second_reduction(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>) -> tensor<8x1xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8x1xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8x1xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] keep_dims : tensor<8x32xf32> -> tensor<8x1xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8x1xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[F0]]) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x1xf32> {
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]], %[[F0]]) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x1xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>, %[[IN1:arg[0-9]+]]: tensor<8x1xf32>):
 // CHECK-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[IN0]], %[[IN1]] : tensor<8x32xf32>, tensor<8x1xf32>
 // CHECK-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[MUL]] axes = [1] keep_dims : tensor<8x32xf32> -> tensor<8x1xf32>
@@ -325,7 +325,7 @@ func.func @second_reduction(%x: tensor<8x32xf32>) -> tensor<8x1xf32> {
 // Only elementwise consumers take a reduction in (not broadcast_to).
 // CHECK-LABEL: func.func @reduction_index_consumer(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>) -> tensor<4x8xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8xf32>
@@ -349,7 +349,7 @@ func.func @reduction_index_consumer(%x: tensor<8x32xf32>) -> tensor<4x8xf32> {
 // input (256) nor its output (8): not fused.
 // CHECK-LABEL: func.func @reduction_other_space(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>, %[[ARG1:arg[0-9]+]]: tensor<4x8xf32>) -> tensor<4x8xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8xf32>
@@ -441,13 +441,13 @@ func.func @cheap_broadcast(%x: tensor<8x32xf32>, %v: tensor<8x1xf32>) -> tensor<
 // duplicated into each; no kernel computes it alone.
 // CHECK-LABEL: func.func @cheap_duplicated(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[NEG:[0-9]+]] = fusec.neg %[[IN0]] : tensor<8x32xf32>
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[NEG]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[NEG1:[0-9]+]] = fusec.neg %[[IN0]] : tensor<8x32xf32>
 // CHECK-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[NEG1]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
@@ -458,13 +458,13 @@ func.func @cheap_broadcast(%x: tensor<8x32xf32>, %v: tensor<8x1xf32>) -> tensor<
 //
 // NODUP-LABEL: func.func @cheap_duplicated(
 // NODUP-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-// NODUP-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8xf32>) {
+// NODUP-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8xf32>) {
 // NODUP-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // NODUP-NEXT: %[[NEG:[0-9]+]] = fusec.neg %[[IN0]] : tensor<8x32xf32>
 // NODUP-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[NEG]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // NODUP-NEXT: fusec.yield %[[NEG]], %[[REDUCE_MAX]] : tensor<8x32xf32>, tensor<8xf32>
 // NODUP-NEXT: }
-// NODUP-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[F0]]#0) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// NODUP-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[F0]]#0) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // NODUP-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // NODUP-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // NODUP-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8xf32>
@@ -484,14 +484,14 @@ func.func @cheap_duplicated(%a: tensor<8x32xf32>) -> (tensor<8xf32>, tensor<8xf3
 // reduction kernels.
 // CHECK-LABEL: func.func @broadcast_duplicated(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<32xf32>, %[[ARG1:arg[0-9]+]]: tensor<8x32xf32>, %[[ARG2:arg[0-9]+]]: tensor<8x32xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[ARG1]]) : (tensor<32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]], %[[ARG1]]) : (tensor<32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<32xf32>, %[[IN1:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[BROADCAST_TO:[0-9]+]] = fusec.broadcast_to %[[IN0]] : tensor<32xf32> -> tensor<8x32xf32>
 // CHECK-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[BROADCAST_TO]], %[[IN1]] : tensor<8x32xf32>
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[MUL]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[ARG2]]) : (tensor<32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]], %[[ARG2]]) : (tensor<32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<32xf32>, %[[IN1:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[BROADCAST_TO1:[0-9]+]] = fusec.broadcast_to %[[IN0]] : tensor<32xf32> -> tensor<8x32xf32>
 // CHECK-NEXT: %[[MUL1:[0-9]+]] = fusec.mul %[[BROADCAST_TO1]], %[[IN1]] : tensor<8x32xf32>
@@ -503,14 +503,14 @@ func.func @cheap_duplicated(%a: tensor<8x32xf32>) -> (tensor<8xf32>, tensor<8xf3
 //
 // NODUP-LABEL: func.func @broadcast_duplicated(
 // NODUP-SAME: %[[ARG0:arg[0-9]+]]: tensor<32xf32>, %[[ARG1:arg[0-9]+]]: tensor<8x32xf32>, %[[ARG2:arg[0-9]+]]: tensor<8x32xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-// NODUP-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG0]], %[[ARG2]]) : (tensor<32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8xf32>) {
+// NODUP-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion row_reduction (%[[ARG0]], %[[ARG2]]) : (tensor<32xf32>, tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8xf32>) {
 // NODUP-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<32xf32>, %[[IN1:arg[0-9]+]]: tensor<8x32xf32>):
 // NODUP-NEXT: %[[BROADCAST_TO:[0-9]+]] = fusec.broadcast_to %[[IN0]] : tensor<32xf32> -> tensor<8x32xf32>
 // NODUP-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[BROADCAST_TO]], %[[IN1]] : tensor<8x32xf32>
 // NODUP-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[MUL]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // NODUP-NEXT: fusec.yield %[[BROADCAST_TO]], %[[REDUCE_MAX]] : tensor<8x32xf32>, tensor<8xf32>
 // NODUP-NEXT: }
-// NODUP-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[F0]]#0, %[[ARG1]]) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
+// NODUP-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[F0]]#0, %[[ARG1]]) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8xf32> {
 // NODUP-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>, %[[IN1:arg[0-9]+]]: tensor<8x32xf32>):
 // NODUP-NEXT: %[[MUL1:[0-9]+]] = fusec.mul %[[IN0]], %[[IN1]] : tensor<8x32xf32>
 // NODUP-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[MUL1]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
@@ -544,7 +544,7 @@ func.func @broadcast_duplicated(%v: tensor<32xf32>, %a: tensor<8x32xf32>, %b: te
 // CHECK-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[BROADCAST_TO1]] : tensor<16x16xf32>
 // CHECK-NEXT: fusec.yield %[[EXP]] : tensor<16x16xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F2:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<16xf32>) -> tensor<16xf32> {
+// CHECK-NEXT: %[[F2:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<16xf32>) -> tensor<16xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<16xf32>):
 // CHECK-NEXT: %[[BROADCAST_TO2:[0-9]+]] = fusec.broadcast_to %[[IN0]] : tensor<16xf32> -> tensor<16x16xf32>
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[BROADCAST_TO2]] axes = [1] : tensor<16x16xf32> -> tensor<16xf32>
@@ -568,13 +568,13 @@ func.func @duplicated_with_boundary_user(%v: tensor<16xf32>, %w: tensor<16x16xf3
 // kernel (multi-output), and the other kernel reads it.
 // CHECK-LABEL: func.func @expensive_not_duplicated(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
-// CHECK-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8xf32>) {
+// CHECK-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8xf32>) {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[IN0]] : tensor<8x32xf32>
 // CHECK-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[EXP]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: fusec.yield %[[EXP]], %[[REDUCE_MAX]] : tensor<8x32xf32>, tensor<8xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[F0]]#0) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[F0]]#0) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8xf32>
@@ -589,12 +589,12 @@ func.func @duplicated_with_boundary_user(%v: tensor<16xf32>, %w: tensor<16x16xf3
 // NOMULTI-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[IN0]] : tensor<8x32xf32>
 // NOMULTI-NEXT: fusec.yield %[[EXP]] : tensor<8x32xf32>
 // NOMULTI-NEXT: }
-// NOMULTI-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[F0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// NOMULTI-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[F0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // NOMULTI-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // NOMULTI-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // NOMULTI-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<8xf32>
 // NOMULTI-NEXT: }
-// NOMULTI-NEXT: %[[F2:[0-9]+]] = fusec.fusion (%[[F0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
+// NOMULTI-NEXT: %[[F2:[0-9]+]] = fusec.fusion row_reduction (%[[F0]]) : (tensor<8x32xf32>) -> tensor<8xf32> {
 // NOMULTI-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // NOMULTI-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[IN0]] axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
 // NOMULTI-NEXT: fusec.yield %[[REDUCE_MAX]] : tensor<8xf32>
@@ -727,7 +727,7 @@ func.func @diamond_cycle_refused(%a: tensor<16x16xf32>, %w: tensor<16x16xf32>) -
 // output creates none, and that is what happens.
 // CHECK-LABEL: func.func @diamond_extra_output_of_first_kernel(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>) -> tensor<8x32xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG0]]) : (tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<1x32xf32>) {
+// CHECK-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<1x32xf32>) {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
 // CHECK-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[IN0]] : tensor<8x32xf32>
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[EXP]] axes = [0] keep_dims : tensor<8x32xf32> -> tensor<1x32xf32>
@@ -1100,13 +1100,13 @@ func.func @opt_chain5(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // slice becomes an extra output of one reduction kernel instead.
 // CHECK-LABEL: func.func @opt_slice_dup(
 // CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<64x64xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<64x64xf32>) -> tensor<1xf32> {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<64x64xf32>) -> tensor<1xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<64x64xf32>):
 // CHECK-NEXT: %[[SLICE:[0-9]+]] = fusec.slice %[[IN0]] [0, 0] [1, 64] [1, 1] : tensor<64x64xf32> -> tensor<1x64xf32>
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[SLICE]] axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
 // CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<1xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<64x64xf32>) -> tensor<1xf32> {
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<64x64xf32>) -> tensor<1xf32> {
 // CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<64x64xf32>):
 // CHECK-NEXT: %[[SLICE1:[0-9]+]] = fusec.slice %[[IN0]] [0, 0] [1, 64] [1, 1] : tensor<64x64xf32> -> tensor<1x64xf32>
 // CHECK-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[SLICE1]] axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
@@ -1117,13 +1117,13 @@ func.func @opt_chain5(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 //
 // NODUP-LABEL: func.func @opt_slice_dup(
 // NODUP-SAME: %[[ARG0:arg[0-9]+]]: tensor<64x64xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
-// NODUP-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG0]]) : (tensor<64x64xf32>) -> (tensor<1x64xf32>, tensor<1xf32>) {
+// NODUP-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<64x64xf32>) -> (tensor<1x64xf32>, tensor<1xf32>) {
 // NODUP-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<64x64xf32>):
 // NODUP-NEXT: %[[SLICE:[0-9]+]] = fusec.slice %[[IN0]] [0, 0] [1, 64] [1, 1] : tensor<64x64xf32> -> tensor<1x64xf32>
 // NODUP-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[SLICE]] axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
 // NODUP-NEXT: fusec.yield %[[SLICE]], %[[REDUCE_MAX]] : tensor<1x64xf32>, tensor<1xf32>
 // NODUP-NEXT: }
-// NODUP-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[F0]]#0) : (tensor<1x64xf32>) -> tensor<1xf32> {
+// NODUP-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[F0]]#0) : (tensor<1x64xf32>) -> tensor<1xf32> {
 // NODUP-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<1x64xf32>):
 // NODUP-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
 // NODUP-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<1xf32>
@@ -1133,13 +1133,13 @@ func.func @opt_chain5(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 //
 // LAUNCH0-LABEL: func.func @opt_slice_dup(
 // LAUNCH0-SAME: %[[ARG0:arg[0-9]+]]: tensor<64x64xf32>) -> (tensor<1xf32>, tensor<1xf32>) {
-// LAUNCH0-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG0]]) : (tensor<64x64xf32>) -> (tensor<1x64xf32>, tensor<1xf32>) {
+// LAUNCH0-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion row_reduction (%[[ARG0]]) : (tensor<64x64xf32>) -> (tensor<1x64xf32>, tensor<1xf32>) {
 // LAUNCH0-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<64x64xf32>):
 // LAUNCH0-NEXT: %[[SLICE:[0-9]+]] = fusec.slice %[[IN0]] [0, 0] [1, 64] [1, 1] : tensor<64x64xf32> -> tensor<1x64xf32>
 // LAUNCH0-NEXT: %[[REDUCE_MAX:[0-9]+]] = fusec.reduce_max %[[SLICE]] axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
 // LAUNCH0-NEXT: fusec.yield %[[SLICE]], %[[REDUCE_MAX]] : tensor<1x64xf32>, tensor<1xf32>
 // LAUNCH0-NEXT: }
-// LAUNCH0-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[F0]]#0) : (tensor<1x64xf32>) -> tensor<1xf32> {
+// LAUNCH0-NEXT: %[[F1:[0-9]+]] = fusec.fusion row_reduction (%[[F0]]#0) : (tensor<1x64xf32>) -> tensor<1xf32> {
 // LAUNCH0-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<1x64xf32>):
 // LAUNCH0-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
 // LAUNCH0-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<1xf32>

@@ -1,7 +1,7 @@
-// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision | FileCheck %s
-// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision="precision=bf16" | FileCheck %s --check-prefix=BF16
-// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision="keep-io-low-precision" | FileCheck %s --check-prefix=IO
-// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision="deny=gelu infer=reduce_sum" | FileCheck %s --check-prefix=MOVED
+// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision="mixed-precision=f16" | FileCheck %s
+// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision="mixed-precision=bf16" | FileCheck %s --check-prefix=BF16
+// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision="mixed-precision=f16 keep-io-low-precision" | FileCheck %s --check-prefix=IO
+// RUN: fusec-opt %s --split-input-file --fusec-mixed-precision="mixed-precision=f16 mixed-precision-deny=gelu mixed-precision-infer=reduce_sum" | FileCheck %s --check-prefix=MOVED
 
 // A layer: the matmul is low precision with f32 accumulation (an f32
 // result of f16 operands), read by the painted bias addition and gelu

@@ -31,7 +31,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "fusec/Runtime/HostCuda.h"
+#include "fusec/Runtime/Host/HostCuda.h"
 
 namespace {
 

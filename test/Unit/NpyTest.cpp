@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Support/Npy.h"
+#include "fusec/Support/File.h"
 
 #include <gtest/gtest.h>
 

@@ -1524,8 +1524,8 @@ std::string RandomGraphRunner::runPipeline(ModuleOp module, bool reassociate,
                                    : "pipeline with reassociate=false";
   OwningOpRef<ModuleOp> clone = module.clone();
   PassManager pm(&context);
-  FusecPipelineOptions options;
-  options.reassociate = reassociate;
+  PipelineOptions options;
+  options.folding.reassociate = reassociate;
   buildFusecPipeline(pm, options);
   diagnostics.clear();
   if (failed(pm.run(*clone))) {

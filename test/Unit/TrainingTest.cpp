@@ -83,13 +83,14 @@ int32_t scalarI32(const Buffer &b) { return b.as<int32_t>()[0]; }
 
 TEST_F(TrainingTest, LossScalingStateMachine) {
   auto module = parse(kLinear);
-  TrainStepOptions options;
-  options.func = "loss";
-  options.optimizer = "adam";
+  TrainingOptions options;
+  options.train = "loss";
+  options.optimizer = Optimizer::Adam;
   options.learningRate = 0.5;
-  options.mixedPrecision = "f16";
-  options.growthInterval = 3;
-  auto step = buildTrainStep(*module, options);
+  options.lossScaleInterval = 3;
+  MixedPrecisionOptions mixed;
+  mixed.precision = LowPrecision::F16;
+  auto step = buildTrainStep(*module, options, mixed);
   ASSERT_TRUE(mlir::succeeded(step)) << diagnostics;
   ASSERT_TRUE(mlir::succeeded(mlir::verify(*module))) << diagnostics;
   // (w, x, m, v, t, scale, good) -> (loss, w', m', v', t', scale', good',
@@ -161,14 +162,14 @@ TEST_F(TrainingTest, ScaleDoesNotGrowToInfinity) {
   // GradScaler keeps the scale when the grown one would not be finite; the
   // count still restarts. f32 throughout, so only the scale decides.
   auto module = parse(kLinear);
-  TrainStepOptions options;
-  options.func = "loss";
+  TrainingOptions options;
+  options.train = "loss";
   options.momentum = 0;
   options.learningRate = 0;
   options.lossScale = "dynamic";
-  options.growthInterval = 1;
-  options.growthFactor = 16;
-  auto step = buildTrainStep(*module, options);
+  options.lossScaleInterval = 1;
+  options.lossScaleGrowth = 16;
+  auto step = buildTrainStep(*module, options, MixedPrecisionOptions());
   ASSERT_TRUE(mlir::succeeded(step)) << diagnostics;
   Buffer w = makeF32({2, 1}, {0.5f, -0.25f});
   Buffer x = makeF32({2, 2}, {1, 2, 3, 4});
@@ -189,12 +190,13 @@ TEST_F(TrainingTest, GradientsAreUnscaled) {
   // Plain SGD without momentum: w' = w - lr * g exactly, whatever the
   // (power of two) scale the gradient was computed with.
   auto module = parse(kLinear);
-  TrainStepOptions options;
-  options.func = "loss";
+  TrainingOptions options;
+  options.train = "loss";
   options.momentum = 0;
   options.learningRate = 0.125;
-  options.mixedPrecision = "f16";
-  auto step = buildTrainStep(*module, options);
+  MixedPrecisionOptions mixed;
+  mixed.precision = LowPrecision::F16;
+  auto step = buildTrainStep(*module, options, mixed);
   ASSERT_TRUE(mlir::succeeded(step)) << diagnostics;
   Buffer w = makeF32({2, 1}, {0.5f, -0.25f});
   Buffer x = makeF32({2, 2}, {1, 2, 3, 4});
@@ -210,32 +212,38 @@ TEST_F(TrainingTest, BadOptionsLeaveTheModuleUnchanged) {
   auto module = parse(kLinear);
   std::string before;
   llvm::raw_string_ostream(before) << *module;
-  auto tryBuild = [&](TrainStepOptions options) {
-    options.func = options.func.empty() ? "loss" : options.func;
+  auto tryBuild = [&](TrainingOptions options,
+                      MixedPrecisionOptions mixed = {}) {
+    options.train = options.train.empty() ? "loss" : options.train;
     diagnostics.clear();
-    EXPECT_TRUE(mlir::failed(buildTrainStep(*module, options)));
+    EXPECT_TRUE(mlir::failed(buildTrainStep(*module, options, mixed)));
     std::string after;
     llvm::raw_string_ostream(after) << *module;
     EXPECT_EQ(before, after);
     return diagnostics;
   };
-  TrainStepOptions o;
-  o.optimizer = "lbfgs";
-  EXPECT_NE(tryBuild(o).find("optimizer 'lbfgs' is not sgd or adam"),
-            std::string::npos);
-  o = {};
+  // (An unknown optimizer or precision cannot be expressed: both are
+  // enums, which the option parsers check.)
+  TrainingOptions o;
   o.lossScale = "static:0";
   EXPECT_NE(tryBuild(o).find("loss scale 'static:0'"), std::string::npos);
   o = {};
-  o.mixedPrecision = "f8";
-  EXPECT_NE(tryBuild(o).find("mixed precision 'f8'"), std::string::npos);
+  o.lossScaleInterval = 0;
+  EXPECT_NE(tryBuild(o).find("the growth interval must be between 1"),
+            std::string::npos);
   o = {};
-  o.mixedPrecision = "f16";
-  o.mixed.deny = {"matmul"};
-  o.mixed.allow = {"matmul"};
-  EXPECT_NE(tryBuild(o).find("'matmul' is in both"), std::string::npos);
+  MixedPrecisionOptions mixed;
+  mixed.precision = LowPrecision::F16;
+  mixed.deny = {"matmul"};
+  mixed.allow = {"matmul"};
+  EXPECT_NE(tryBuild(o, mixed).find("'matmul' is in both"), std::string::npos);
+  mixed = {};
+  mixed.precision = LowPrecision::F16;
+  mixed.keepIOLowPrecision = true;
+  EXPECT_NE(tryBuild(o, mixed).find("keep-io-low-precision does not apply"),
+            std::string::npos);
   o = {};
-  o.func = "missing";
+  o.train = "missing";
   EXPECT_NE(tryBuild(o).find("no function named 'missing'"), std::string::npos);
 }
 
@@ -244,7 +252,7 @@ TEST_F(TrainingTest, MixedPrecisionCountsAndRejects) {
   llvm::SmallVector<mlir::func::FuncOp> funcs(
       module->getOps<mlir::func::FuncOp>());
   MixedPrecisionOptions options;
-  options.precision = "bf16";
+  options.precision = LowPrecision::BF16;
   auto stats = applyMixedPrecision(*module, funcs, options);
   ASSERT_TRUE(mlir::succeeded(stats)) << diagnostics;
   // The matmul is painted; the reduction stays f32. Casts: x, w (operands).

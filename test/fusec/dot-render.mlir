@@ -13,15 +13,17 @@
 // CHECK: <title>cluster_f0_</title>
 // CHECK: >func @softmax</text>
 // CHECK: <title>cluster_f0_0</title>
-// CHECK: >fusion #0 (row reduction + epilogue)</text>
+// CHECK: >fusion #0 (row_reduction)</text>
 // CHECK: <title>cluster_f0_1</title>
-// CHECK: >fusion #1 (reduction)</text>
+// CHECK: >fusion #1 (row_reduction)</text>
 // CHECK: <title>cluster_f1_</title>
 // CHECK: >func @mlp</text>
 // CHECK: <title>cluster_f1_0</title>
-// CHECK: >fusion #0 (loop)</text>
+// CHECK: >fusion #0 (matmul)</text>
 // CHECK: <title>cluster_f1_1</title>
-// CHECK: >fusion #1 (loop)</text>
+// CHECK: >fusion #1 (matmul)</text>
+// CHECK: <title>cluster_f1_2</title>
+// CHECK: >fusion #2 (loop)</text>
 // CHECK-NOT: class="cluster"
 // CHECK-DAG: >fusec.reduce_max@{{[0-9]+}}:8</text>
 // CHECK-DAG: >fusec.sub@{{[0-9]+}}:8</text>

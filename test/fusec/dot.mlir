@@ -14,7 +14,7 @@
 // CHECK-NEXT: subgraph cluster_f0_ {
 // CHECK-NEXT: label="func @softmax";
 // CHECK-NEXT: subgraph cluster_f0_0 {
-// CHECK-NEXT: label="fusion #0 (row reduction + epilogue)";
+// CHECK-NEXT: label="fusion #0 (row_reduction)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
 // CHECK-NEXT: f0_n1 [label="fusec.sub@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
 // CHECK-NEXT: f0_n2 [label="fusec.exp@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
@@ -22,7 +22,7 @@
 // CHECK-NEXT: f0_n4 [label="fusec.div@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
 // CHECK-NEXT: }
 // CHECK-NEXT: subgraph cluster_f0_1 {
-// CHECK-NEXT: label="fusion #1 (reduction)";
+// CHECK-NEXT: label="fusion #1 (row_reduction)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
 // CHECK-NEXT: f0_n0 [label="fusec.reduce_max@[[#@LINE+14]]:8\ntensor<8x1xf32>"];
 // CHECK-NEXT: }
@@ -46,20 +46,25 @@ func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   return %r : tensor<8x128xf32>
 }
 
-// A layer: the matmul outside any cluster, the bias add (also returned: a
-// second output), scale and activation in one cluster. The scalar constant
+// A layer: the matmul takes the bias add as its cuBLASLt epilogue (a
+// matmul cluster); the add's result is also returned, so the chain stops
+// there, and scale and activation form a loop cluster. The scalar constant
 // is copied into the fusion but drawn outside it, as a note.
 // CHECK-NEXT: subgraph cluster_f1_ {
 // CHECK-NEXT: label="func @layer";
 // CHECK-NEXT: subgraph cluster_f1_0 {
-// CHECK-NEXT: label="fusion #0 (loop)";
+// CHECK-NEXT: label="fusion #0 (matmul)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
-// CHECK-NEXT: f1_n2 [label="fusec.add@[[#@LINE+25]]:8\ntensor<16x128xf32>"];
-// CHECK-NEXT: f1_n3 [label="fusec.mul@[[#@LINE+25]]:8\ntensor<16x128xf32>"];
-// CHECK-NEXT: f1_n4 [label="fusec.tanh@[[#@LINE+25]]:8\ntensor<16x128xf32>"];
+// CHECK-NEXT: f1_n1 [label="fusec.matmul@[[#@LINE+28]]:8\ntensor<16x128xf32>", style=filled, fillcolor="#f4cccc"];
+// CHECK-NEXT: f1_n2 [label="fusec.add@[[#@LINE+28]]:8\ntensor<16x128xf32>"];
 // CHECK-NEXT: }
-// CHECK-NEXT: f1_n0 [label="fusec.constant@[[#@LINE+19]]:8\ntensor<f32>", shape=note];
-// CHECK-NEXT: f1_n1 [label="fusec.matmul@[[#@LINE+19]]:8\ntensor<16x128xf32>", style=filled, fillcolor="#f4cccc"];
+// CHECK-NEXT: subgraph cluster_f1_1 {
+// CHECK-NEXT: label="fusion #1 (loop)";
+// CHECK-NEXT: style=filled; color="#cfe2f3";
+// CHECK-NEXT: f1_n3 [label="fusec.mul@[[#@LINE+24]]:8\ntensor<16x128xf32>"];
+// CHECK-NEXT: f1_n4 [label="fusec.tanh@[[#@LINE+24]]:8\ntensor<16x128xf32>"];
+// CHECK-NEXT: }
+// CHECK-NEXT: f1_n0 [label="fusec.constant@[[#@LINE+18]]:8\ntensor<f32>", shape=note];
 // CHECK-NEXT: f1_a0 [label="%arg0\ntensor<16x64xf32>", shape=ellipse];
 // CHECK-NEXT: f1_a1 [label="%arg1\ntensor<64x128xf32>", shape=ellipse];
 // CHECK-NEXT: f1_a2 [label="%arg2\ntensor<128xf32>", shape=ellipse];

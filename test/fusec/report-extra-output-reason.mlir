@@ -10,7 +10,7 @@
 // %p joins the reduce_max kernel as a second output; the reduce_sum kernel
 // reads it.
 // CHECK-LABEL: func @two_reductions:
-// CHECK: fusion #0 (reduction, 2 ops): fusec.exp@[[#@LINE+6]]:8, fusec.reduce_max@[[#@LINE+8]]:8{{$}}
+// CHECK: fusion #0 (row_reduction, 2 ops): fusec.exp@[[#@LINE+6]]:8, fusec.reduce_max@[[#@LINE+8]]:8{{$}}
 // CHECK: not fused:
 // CHECK-NEXT: fusec.exp@[[#@LINE+4]]:8 -> fusec.reduce_sum@[[#@LINE+5]]:8:
 // CHECK-NOT: both are in other kernels

@@ -29,12 +29,15 @@
 //   saved: %xc, %sq, %y, %z (4096 each) and %var, %ve, %r (32 each) stay
 //   inside: 2 * (4 * 4096 + 3 * 32) + 7 * 16384 = 32960 + 114688 = 147648.
 // CHECK-LABEL: func @layernorm: 9 kernels without fusion, 2 with fusion (2 fusions)
-// CHECK-NEXT: fusion #0 (row reduction + epilogue, 8 ops): fusec.sub@[[#@LINE+21]]:9, fusec.mul@[[#@LINE+22]]:9, fusec.reduce_mean@[[#@LINE+23]]:10, fusec.add@[[#@LINE+24]]:9, fusec.rsqrt@[[#@LINE+25]]:8, fusec.mul@[[#@LINE+26]]:8, fusec.mul@[[#@LINE+27]]:8, fusec.add@[[#@LINE+28]]:8{{$}}
+// CHECK-NEXT: fusion #0 (row_reduction, 8 ops): fusec.sub@[[#@LINE+24]]:9, fusec.mul@[[#@LINE+25]]:9, fusec.reduce_mean@[[#@LINE+26]]:10, fusec.add@[[#@LINE+27]]:9, fusec.rsqrt@[[#@LINE+28]]:8, fusec.mul@[[#@LINE+29]]:8, fusec.mul@[[#@LINE+30]]:8, fusec.add@[[#@LINE+31]]:8{{$}}
 // CHECK-NEXT: bytes in 5152, out 4096, saved ~147648
-// CHECK-NEXT: fusion #1 (reduction, 1 ops): fusec.reduce_mean@[[#@LINE+18]]:11{{$}}
+// CHECK-NEXT: fusion #1 (row_reduction, 1 ops): fusec.reduce_mean@[[#@LINE+21]]:11{{$}}
 // CHECK-NEXT: bytes in 4096, out 32, saved ~0
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.reduce_mean@[[#@LINE+15]]:11 -> fusec.sub@[[#@LINE+16]]:9: the consumer's kernel already contains a reduction
+// CHECK-NEXT: fusec.reduce_mean@[[#@LINE+18]]:11 -> fusec.sub@[[#@LINE+19]]:9: the consumer's kernel already contains a reduction
+// Memory: %mean (32 bytes, 256 aligned) and the result (4096) are live
+// together at step 1: 4352 bytes, nothing to share.
+// CHECK-NEXT: memory: arena 4352 bytes, 1.000x the lower bound 4352 (one buffer per temporary: 4352, 0 saved); constants 0, workspace 0; peak at step 1 (launch of kernel 1 'fusec_{{[0-9a-f]+}}')
 // CHECK-NOT: {{.}}
 //
 // MLIR-LABEL: func.func @layernorm(

@@ -15,6 +15,9 @@
 // LIMIT-NEXT: bytes in 16, out 16, saved ~49248
 // LIMIT-NEXT: not fused:
 // LIMIT-NEXT: fusec.neg@5:{{[0-9]+}} -> fusec.neg@6:{{[0-9]+}}: the kernel reached the size limit of 256 operations
+// Two temporaries of 16 bytes (256 aligned); the second kernel writes its
+// result over its input, which nothing reads later: one 256-byte buffer.
+// LIMIT-NEXT: memory: arena 256 bytes, 1.000x the lower bound 256 (one buffer per temporary: 512, 256 saved); constants 0, workspace 0; peak at step 0 (launch of kernel 0 'fusec_{{[0-9a-f]+}}')
 // LIMIT-NOT: {{.}}
 //
 // Semantics: each model gives bit-identical results with and without
@@ -69,12 +72,13 @@
 //   2 * (4096 + 4096 + 32) + 3 * 16384 = 16448 + 49152 = 65600.
 // Fusion #1 reads x (4096), writes %m (32), fuses nothing.
 // CHECK-LABEL: func @softmax: 5 kernels without fusion, 2 with fusion (2 fusions)
-// CHECK-NEXT: fusion #0 (row reduction + epilogue, 4 ops): fusec.sub@[[#@LINE+10]]:8, fusec.exp@[[#@LINE+11]]:8, fusec.reduce_sum@[[#@LINE+12]]:8, fusec.div@[[#@LINE+13]]:8{{$}}
+// CHECK-NEXT: fusion #0 (row_reduction, 4 ops): fusec.sub@[[#@LINE+11]]:8, fusec.exp@[[#@LINE+12]]:8, fusec.reduce_sum@[[#@LINE+13]]:8, fusec.div@[[#@LINE+14]]:8{{$}}
 // CHECK-NEXT: bytes in 4128, out 4096, saved ~65600
-// CHECK-NEXT: fusion #1 (reduction, 1 ops): fusec.reduce_max@[[#@LINE+7]]:8{{$}}
+// CHECK-NEXT: fusion #1 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+8]]:8{{$}}
 // CHECK-NEXT: bytes in 4096, out 32, saved ~0
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.reduce_max@[[#@LINE+4]]:8 -> fusec.sub@[[#@LINE+5]]:8: the consumer's kernel already contains a reduction
+// CHECK-NEXT: fusec.reduce_max@[[#@LINE+5]]:8 -> fusec.sub@[[#@LINE+6]]:8: the consumer's kernel already contains a reduction
+// CHECK-NEXT: memory: arena 4352 bytes, 1.000x the lower bound 4352 (one buffer per temporary: 4352, 0 saved); constants 0, workspace 0; peak at step 1 (launch of kernel 1 'fusec_{{[0-9a-f]+}}')
 // CHECK-NOT: fusec.
 // Softmax: 5 kernels -> 2.
 func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
@@ -86,21 +90,29 @@ func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
   return %r : tensor<8x128xf32>
 }
 
-// Fusion #0 reads %3 (16x32: 2048) and b2 (32 * 4 = 128): 2176; writes 2048;
-// saved 2 * 2048 (%4) + 16384 = 20480.
-// Fusion #1 reads %0 (16x128: 8192) and b1 (512): 8704; writes 8192; saved
-// 2 * 8192 (%1) + 16384 = 32768.
-// CHECK-LABEL: func @mlp: 6 kernels without fusion, 4 with fusion (2 fusions)
-// CHECK-NEXT: fusion #0 (loop, 2 ops): fusec.add@[[#@LINE+15]]:8, fusec.gelu@[[#@LINE+16]]:8{{$}}
-// CHECK-NEXT: bytes in 2176, out 2048, saved ~20480
-// CHECK-NEXT: fusion #1 (loop, 2 ops): fusec.add@[[#@LINE+10]]:8, fusec.relu@[[#@LINE+11]]:8{{$}}
-// CHECK-NEXT: bytes in 8704, out 8192, saved ~32768
+// Matmul step #0 reads x (16x64: 4096), w1 (64x128: 32768) and b1 (512):
+// 37376; writes relu(x @ w1 + b1) (16x128: 8192); saved 2 * (8192 + 8192)
+// (%0, %1) + 2 * 16384 = 65536. Step #1 reads %2 (8192), w2 (128x32:
+// 16384) and b2 (128): 24704; writes 2048; saved 2 * 2048 + 16384 = 20480.
+// gelu is the erf form, which has no cuBLASLt epilogue: a kernel of its own.
+// Memory: %2 (8192 bytes) and %4 (2048) are live together at step 1 (the
+// second matmul); gelu's result takes %4's bytes in place. Arena 10240,
+// the lower bound; one buffer per temporary: 8192 + 2048 + 2048 = 12288.
+// CHECK-LABEL: func @mlp: 6 kernels without fusion, 3 with fusion (3 fusions)
+// CHECK-NEXT: fusion #0 (matmul, 3 ops): fusec.matmul@[[#@LINE+15]]:8, fusec.add@[[#@LINE+16]]:8, fusec.relu@[[#@LINE+17]]:8{{$}}
+// CHECK-NEXT: bytes in 37376, out 8192, saved ~65536
+// CHECK-NEXT: fusion #1 (matmul, 2 ops): fusec.matmul@[[#@LINE+16]]:8, fusec.add@[[#@LINE+17]]:8{{$}}
+// CHECK-NEXT: bytes in 24704, out 2048, saved ~20480
+// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.gelu@[[#@LINE+16]]:8{{$}}
+// CHECK-NEXT: bytes in 2048, out 2048, saved ~0
+// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+9]]:8: with bias, relu (stops: 'fusec.matmul' at [[#@LINE+12]]:8: not a cuBLASLt epilogue (bias, relu, tanh gelu, cast))
+// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+11]]:8: with bias (stops: 'fusec.gelu' at [[#@LINE+13]]:8: cuBLASLt's GELU epilogue is the tanh approximation, not the erf form)
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.matmul@[[#@LINE+6]]:8 -> fusec.add@[[#@LINE+7]]:8: the producer is a kernel boundary (matmul: cuBLASLt)
-// CHECK-NEXT: fusec.relu@[[#@LINE+7]]:8 -> fusec.matmul@[[#@LINE+8]]:8: the consumer is a kernel boundary (matmul: cuBLASLt)
-// CHECK-NEXT: fusec.matmul@[[#@LINE+7]]:8 -> fusec.add@[[#@LINE+8]]:8: the producer is a kernel boundary (matmul: cuBLASLt)
+// CHECK-NEXT: fusec.relu@[[#@LINE+8]]:8 -> fusec.matmul@[[#@LINE+9]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: fusec.add@[[#@LINE+9]]:8 -> fusec.gelu@[[#@LINE+10]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: memory: arena 10240 bytes, 1.000x the lower bound 10240 (one buffer per temporary: 12288, 2048 saved); constants 0, workspace 33554432; peak at step 1 (matmul)
 // CHECK-NOT: fusec.
-// A model with matmul boundaries: 6 kernels -> 4 (2 matmuls, 2 fusions).
+// A model with matmul steps: 6 kernels -> 3 (2 matmul steps, 1 kernel).
 func.func @mlp(%x: tensor<16x64xf32>, %w1: tensor<64x128xf32>, %b1: tensor<128xf32>, %w2: tensor<128x32xf32>, %b2: tensor<32xf32>) -> tensor<16x32xf32> {
   %0 = fusec.matmul %x, %w1 : tensor<16x64xf32>, tensor<64x128xf32> -> tensor<16x128xf32>
   %1 = fusec.add %0, %b1 : tensor<16x128xf32>, tensor<128xf32>
@@ -111,17 +123,26 @@ func.func @mlp(%x: tensor<16x64xf32>, %w1: tensor<64x128xf32>, %b1: tensor<128xf
   return %5 : tensor<16x32xf32>
 }
 
-// 16x16: 1024 bytes. Fusion #0 reads %p and %m: 2048, writes 1024, saved
-// 2 * 1024 (%k) + 16384 = 18432. Fusion #1 (exp alone) reads and writes 1024.
-// CHECK-LABEL: func @diamond: 4 kernels without fusion, 3 with fusion (2 fusions)
-// CHECK-NEXT: fusion #0 (loop, 2 ops): fusec.add@[[#@LINE+13]]:8, fusec.mul@[[#@LINE+14]]:9{{$}}
+// 16x16: 1024 bytes. The matmul step reads %p and w (2048) and writes 1024;
+// the add is not a bias (its operand varies along rows too). Fusion #1
+// reads %p and %m: 2048, writes 1024, saved 2 * 1024 (%k) + 16384 = 18432.
+// Fusion #2 (exp alone) reads and writes 1024.
+// Memory: %p lives from step 0 to step 2, %m from step 1 to step 2; the
+// add-mul kernel's result takes %p's bytes in place at step 2: arena 2048,
+// the lower bound (at step 1), one buffer per temporary 3072.
+// CHECK-LABEL: func @diamond: 4 kernels without fusion, 3 with fusion (3 fusions)
+// CHECK-NEXT: fusion #0 (matmul, 1 ops): fusec.matmul@[[#@LINE+16]]:8{{$}}
+// CHECK-NEXT: bytes in 2048, out 1024, saved ~0
+// CHECK-NEXT: fusion #1 (loop, 2 ops): fusec.add@[[#@LINE+15]]:8, fusec.mul@[[#@LINE+16]]:9{{$}}
 // CHECK-NEXT: bytes in 2048, out 1024, saved ~18432
-// CHECK-NEXT: fusion #1 (loop, 1 ops): fusec.exp@[[#@LINE+9]]:8{{$}}
+// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.exp@[[#@LINE+11]]:8{{$}}
 // CHECK-NEXT: bytes in 1024, out 1024, saved ~0
+// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+10]]:8: no epilogue ('fusec.add' at [[#@LINE+11]]:8: the added operand is not a bias broadcast along the rows (one value per column))
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.exp@[[#@LINE+6]]:8 -> fusec.matmul@[[#@LINE+7]]:8: the consumer is a kernel boundary (matmul: cuBLASLt)
-// CHECK-NEXT: fusec.exp@[[#@LINE+5]]:8 -> fusec.add@[[#@LINE+7]]:8: a multi-output fusion with 'fusec.mul' at [[#@LINE+8]]:9 would create a cycle through another user
-// CHECK-NEXT: fusec.matmul@[[#@LINE+5]]:8 -> fusec.add@[[#@LINE+6]]:8: the producer is a kernel boundary (matmul: cuBLASLt)
+// CHECK-NEXT: fusec.exp@[[#@LINE+7]]:8 -> fusec.matmul@[[#@LINE+8]]:8: the consumer is a matmul step (cuBLASLt)
+// CHECK-NEXT: fusec.exp@[[#@LINE+6]]:8 -> fusec.add@[[#@LINE+8]]:8: a multi-output fusion with 'fusec.mul' at [[#@LINE+9]]:9 would create a cycle through another user
+// CHECK-NEXT: fusec.matmul@[[#@LINE+6]]:8 -> fusec.add@[[#@LINE+7]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: memory: arena 2048 bytes, 1.000x the lower bound 2048 (one buffer per temporary: 3072, 1024 saved); constants 0, workspace 33554432; peak at step 1 (matmul)
 // CHECK-NOT: fusec.
 // A refused cycle: exp feeds the add directly and through the matmul.
 func.func @diamond(%a: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16xf32> {
@@ -136,48 +157,49 @@ func.func @diamond(%a: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16
 // fusions and the call. x: 8x32 = 1024 bytes, c and n: 128, v and e: 32,
 // y, q: 4x8 = 128, t: 2048, u: 3072, the row results r1, r3: 32, r2: 128.
 // CHECK-LABEL: func @reasons: 17 kernels without fusion, 15 with fusion (14 fusions)
-// CHECK-NEXT: fusion #0 (loop, 1 ops): fusec.relu@[[#@LINE+74]]:10{{$}}
+// CHECK-NEXT: fusion #0 (loop, 1 ops): fusec.relu@[[#@LINE+75]]:10{{$}}
 // CHECK-NEXT: bytes in 128, out 128, saved ~0
-// CHECK-NEXT: fusion #1 (loop, 1 ops): fusec.abs@[[#@LINE+70]]:9{{$}}
+// CHECK-NEXT: fusion #1 (loop, 1 ops): fusec.abs@[[#@LINE+71]]:9{{$}}
 // CHECK-NEXT: bytes in 128, out 128, saved ~0
 // a8 reads r3 (32) and y (128).
-// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.add@[[#@LINE+66]]:9{{$}}
+// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.add@[[#@LINE+67]]:9{{$}}
 // CHECK-NEXT: bytes in 160, out 128, saved ~0
-// CHECK-NEXT: fusion #3 (reduction, 1 ops): fusec.reduce_max@[[#@LINE+63]]:9{{$}}
+// CHECK-NEXT: fusion #3 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+64]]:9{{$}}
 // CHECK-NEXT: bytes in 1024, out 32, saved ~0
 // a7 reads p (1024) and u (3072), writes 3x8x32: 3072.
-// CHECK-NEXT: fusion #4 (loop, 1 ops): fusec.sub@[[#@LINE+59]]:9{{$}}
+// CHECK-NEXT: fusion #4 (loop, 1 ops): fusec.sub@[[#@LINE+60]]:9{{$}}
 // CHECK-NEXT: bytes in 4096, out 3072, saved ~0
-// CHECK-NEXT: fusion #5 (loop, 1 ops): fusec.add@[[#@LINE+56]]:9{{$}}
+// CHECK-NEXT: fusion #5 (loop, 1 ops): fusec.add@[[#@LINE+57]]:9{{$}}
 // CHECK-NEXT: bytes in 3072, out 2048, saved ~0
-// CHECK-NEXT: fusion #6 (loop, 1 ops): fusec.exp@[[#@LINE+53]]:8{{$}}
+// CHECK-NEXT: fusion #6 (loop, 1 ops): fusec.exp@[[#@LINE+54]]:8{{$}}
 // CHECK-NEXT: bytes in 1024, out 1024, saved ~0
 // a3, a4, a5 read x once (1024), e (32) and n (128): 1184; write a5: 1024;
 // saved 2 * (1024 + 1024) (a3, a4) + 2 * 16384 = 36864.
-// CHECK-NEXT: fusion #7 (loop, 3 ops): fusec.add@[[#@LINE+45]]:9, fusec.add@[[#@LINE+47]]:9, fusec.add@[[#@LINE+48]]:9{{$}}
+// CHECK-NEXT: fusion #7 (loop, 3 ops): fusec.add@[[#@LINE+46]]:9, fusec.add@[[#@LINE+48]]:9, fusec.add@[[#@LINE+49]]:9{{$}}
 // CHECK-NEXT: bytes in 1184, out 1024, saved ~36864
-// CHECK-NEXT: fusion #8 (loop, 1 ops): fusec.neg@[[#@LINE+44]]:8{{$}}
+// CHECK-NEXT: fusion #8 (loop, 1 ops): fusec.neg@[[#@LINE+45]]:8{{$}}
 // CHECK-NEXT: bytes in 128, out 128, saved ~0
-// CHECK-NEXT: fusion #9 (loop, 1 ops): fusec.exp@[[#@LINE+40]]:8{{$}}
+// CHECK-NEXT: fusion #9 (loop, 1 ops): fusec.exp@[[#@LINE+41]]:8{{$}}
 // CHECK-NEXT: bytes in 32, out 32, saved ~0
-// CHECK-NEXT: fusion #10 (loop, 1 ops): fusec.mul@[[#@LINE+37]]:9{{$}}
+// CHECK-NEXT: fusion #10 (loop, 1 ops): fusec.mul@[[#@LINE+38]]:9{{$}}
 // CHECK-NEXT: bytes in 256, out 128, saved ~0
-// CHECK-NEXT: fusion #11 (reduction, 1 ops): fusec.reduce_sum@[[#@LINE+34]]:9{{$}}
+// CHECK-NEXT: fusion #11 (reduction, 1 ops): fusec.reduce_sum@[[#@LINE+35]]:9{{$}}
 // CHECK-NEXT: bytes in 1024, out 128, saved ~0
-// CHECK-NEXT: fusion #12 (loop, 1 ops): fusec.broadcast_to@[[#@LINE+31]]:9{{$}}
+// CHECK-NEXT: fusion #12 (loop, 1 ops): fusec.broadcast_to@[[#@LINE+32]]:9{{$}}
 // CHECK-NEXT: bytes in 32, out 128, saved ~0
-// CHECK-NEXT: fusion #13 (reduction, 1 ops): fusec.reduce_sum@[[#@LINE+28]]:9{{$}}
+// CHECK-NEXT: fusion #13 (row_reduction, 1 ops): fusec.reduce_sum@[[#@LINE+29]]:9{{$}}
 // CHECK-NEXT: bytes in 1024, out 32, saved ~0
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.reduce_sum@[[#@LINE+25]]:9 -> fusec.broadcast_to@[[#@LINE+26]]:9: the consumer iterates over 4x8, neither the reduction's input nor its output
-// CHECK-NEXT: fusec.reduce_sum@[[#@LINE+26]]:9 -> fusec.mul@[[#@LINE+27]]:9: epilogue fusion needs a row reduction (reducing the innermost dimensions)
-// CHECK-NEXT: fusec.exp@[[#@LINE+27]]:8 -> fusec.add@[[#@LINE+28]]:9: 'fusec.exp' at [[#@LINE+27]]:8 would be recomputed 32x per element (its result is broadcast in the consumer's kernel)
-// CHECK-NEXT: fusec.neg@[[#@LINE+28]]:8 -> fusec.add@[[#@LINE+29]]:9: its result is also returned, and it has a different shape than the consumer's kernel
-// CHECK-NEXT: fusec.exp@[[#@LINE+30]]:8 -> fusec.add@[[#@LINE+31]]:9: its result is needed by more than one kernel
-// CHECK-NEXT: fusec.exp@[[#@LINE+29]]:8 -> fusec.sub@[[#@LINE+31]]:9: its result is needed by more than one kernel
-// CHECK-NEXT: fusec.reduce_max@[[#@LINE+31]]:9 -> fusec.add@[[#@LINE+32]]:9: the consumer iterates over 4x8, neither the reduction's input nor its output
-// CHECK-NEXT: fusec.abs@[[#@LINE+32]]:9 -> func.call@[[#@LINE+33]]:11: the consumer is a kernel boundary
-// CHECK-NEXT: func.call@[[#@LINE+32]]:11 -> fusec.relu@[[#@LINE+33]]:10: the producer is a kernel boundary
+// CHECK-NEXT: fusec.reduce_sum@[[#@LINE+26]]:9 -> fusec.broadcast_to@[[#@LINE+27]]:9: the consumer iterates over 4x8, neither the reduction's input nor its output
+// CHECK-NEXT: fusec.reduce_sum@[[#@LINE+27]]:9 -> fusec.mul@[[#@LINE+28]]:9: epilogue fusion needs a row reduction (reducing the innermost dimensions, rows of more than one element)
+// CHECK-NEXT: fusec.exp@[[#@LINE+28]]:8 -> fusec.add@[[#@LINE+29]]:9: 'fusec.exp' at [[#@LINE+28]]:8 would be recomputed 32x per element (its result is broadcast in the consumer's kernel)
+// CHECK-NEXT: fusec.neg@[[#@LINE+29]]:8 -> fusec.add@[[#@LINE+30]]:9: its result is also returned, and it has a different shape than the consumer's kernel
+// CHECK-NEXT: fusec.exp@[[#@LINE+31]]:8 -> fusec.add@[[#@LINE+32]]:9: its result is needed by more than one kernel
+// CHECK-NEXT: fusec.exp@[[#@LINE+30]]:8 -> fusec.sub@[[#@LINE+32]]:9: its result is needed by more than one kernel
+// CHECK-NEXT: fusec.reduce_max@[[#@LINE+32]]:9 -> fusec.add@[[#@LINE+33]]:9: the consumer iterates over 4x8, neither the reduction's input nor its output
+// CHECK-NEXT: fusec.abs@[[#@LINE+33]]:9 -> func.call@[[#@LINE+34]]:11: the consumer is a kernel boundary
+// CHECK-NEXT: func.call@[[#@LINE+33]]:11 -> fusec.relu@[[#@LINE+34]]:10: the producer is a kernel boundary
+// CHECK-NEXT: memory: not planned (cannot compile the call to 'external': only calls to functions with a body, not recursive, are compiled (by inlining them))
 // CHECK-NOT: {{.}}
 func.func private @external(tensor<4x8xf32>) -> tensor<4x8xf32>
 

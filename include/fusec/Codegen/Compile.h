@@ -3,10 +3,13 @@
 // The last stage of `fusec --emit=cuda|ptx|exec`: takes a function whose
 // kernels are `fusec.fusion` regions (after the fusion pass) and produces
 // the executable plan (rt::Executable): one buffer per tensor (reshapes are
-// views), one launch per fusion with the CUDA kernel generated for it
-// (identical fusions share a kernel), one cuBLASLt call per matmul; then
-// compiles the distinct kernels to PTX with NVRTC, a few kernels per
-// program and programs in parallel, through the kernel cache.
+// views), one launch per loop or reduction fusion with the CUDA kernel
+// generated for it (identical fusions share a kernel), one matmul step per
+// matmul fusion (its transposes and epilogue) or bare matmul, and the
+// memory plan (every temporary's place in one arena,
+// fusec/Runtime/MemoryPlan.h); then compiles the distinct kernels to PTX
+// with NVRTC, a few kernels per program and programs in parallel, through
+// the kernel cache.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,11 +29,21 @@ namespace fusec {
 
 struct CompileOptions {
   TargetInfo target = *TargetInfo::get("sm_90");
+  /// The user's options (the target above is codegen.gpuArch's).
   CodegenOptions codegen;
   /// Where compiled kernels are looked up and stored; nullptr: no cache.
   KernelCache *cache = nullptr;
-  /// Concurrent NVRTC compilations; 0: one per available core.
-  unsigned threads = 0;
+};
+
+/// How the kernels of a function are grouped into NVRTC programs (PTX
+/// modules).
+enum class PtxGrouping {
+  /// A few kernels per program, at content-defined boundaries (stable
+  /// cache entries when a model changes a little): for artifacts.
+  ContentDefined,
+  /// One program with every kernel: one PTX module a user can read and
+  /// assemble with ptxas (`--emit=ptx`).
+  OneModule,
 };
 
 struct CompileStats {
@@ -67,9 +80,10 @@ mlir::FailureOr<CompiledFunction> planFunction(mlir::func::FuncOp func,
 /// per group of kernels, which KernelDesc::ptxIndex points into), through
 /// the cache. A kernel NVRTC rejects is an error at its fusion's location,
 /// with NVRTC's log; NVRTC missing is an error at `loc`.
-mlir::LogicalResult compileToPtx(CompiledFunction &compiled,
-                                 const CompileOptions &options,
-                                 mlir::Location loc);
+mlir::LogicalResult
+compileToPtx(CompiledFunction &compiled, const CompileOptions &options,
+             mlir::Location loc,
+             PtxGrouping grouping = PtxGrouping::ContentDefined);
 
 /// The cache key of `source` compiled with `options` by the NVRTC that
 /// Nvrtc::identity() names.

@@ -17,7 +17,7 @@
 //
 // Values of a kernel are computed in f32 (integers in their own width);
 // f16/bf16 values are rounded once, when stored (or, with
-// CodegenOptions::roundEveryOp, after every operation exactly as the
+// CodegenOptions::fp16RoundEachOp, after every operation exactly as the
 // reference interpreter rounds them); sums accumulate in f64.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +25,7 @@
 #ifndef FUSEC_CODEGEN_CUDAEMITTER_H
 #define FUSEC_CODEGEN_CUDAEMITTER_H
 
+#include "fusec/Codegen/Options.h"
 #include "fusec/Codegen/TargetInfo.h"
 #include "fusec/Runtime/Executable.h"
 
@@ -45,26 +46,27 @@ struct KernelSource {
   /// a placeholder "FUSEC_KERNEL" until setName.
   std::string body;
   std::string name;
-  rt::KernelKind kind = rt::KernelKind::Elementwise;
+  /// The fusion's kind (loop, row_reduction or reduction).
+  FusionKind kind = FusionKind::Loop;
+  int64_t numInputs = 0, numOutputs = 0;
   int64_t work = 0, rowLength = 0, vectorWidth = 1;
+  /// (input, output) pairs that may share storage (rt::KernelDesc::inPlace):
+  /// in a loop over linear positions, the input has the output's element
+  /// count and element size, and feeds that output and no other, so every
+  /// thread reads each of its elements before it writes the same position
+  /// of the output.
+  std::vector<std::pair<int64_t, int64_t>> inPlace;
   uint32_t blockSize = 256, gridSize = 1;
 
   /// The full translation unit: prelude + body.
   std::string translationUnit() const;
 };
 
-struct CodegenOptions {
-  /// Round f16/bf16 values after every operation, exactly as the reference
-  /// interpreter does (bit-identical results). By default values stay in
-  /// f32 registers through a kernel and are rounded once, at the store (and
-  /// at explicit casts), which is faster and more accurate.
-  bool roundEveryOp = false;
-};
-
-/// Generates the kernel of `fusion` for `target`. On failure (an operation
-/// or shape code generation does not handle) emits an error at the fusion
-/// and returns failure. The kernel's name is derived from a hash of its
-/// code, so identical fusion bodies give identical kernels.
+/// Generates the kernel of `fusion` (of kind loop, row_reduction or
+/// reduction: a matmul fusion is a cuBLASLt step) for `target`. On failure
+/// (an operation or shape code generation does not handle) emits an error
+/// at the fusion and returns failure. The kernel's name is derived from a hash
+/// of its code, so identical fusion bodies give identical kernels.
 mlir::FailureOr<KernelSource> emitKernel(FusionOp fusion,
                                          const TargetInfo &target,
                                          const CodegenOptions &options = {});

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace fusec {
 
@@ -30,12 +31,17 @@ struct TargetInfo {
   int elementwiseBlock = 256;
   /// Largest block for row reductions (one block per row).
   int reductionBlock = 256;
+  /// The workspace cuBLASLt gets for matmul steps (NVIDIA's advice: 32 MiB
+  /// on Hopper and later, 4 MiB before); a multiple of 256 bytes.
+  int64_t matmulWorkspaceBytes = 4 << 20;
 
   /// The target for `arch`, or nullopt if fusec does not support it.
   static std::optional<TargetInfo> get(std::string_view arch);
 
   /// Supported architectures, for messages: "sm_80, sm_90, sm_100".
   static const char *supportedList();
+  /// The supported architectures, in that order.
+  static const std::vector<std::string_view> &supported();
 
   /// Blocks to launch for `work` independent items of `perBlock` each.
   uint32_t gridFor(int64_t work, int64_t perBlock) const;

@@ -2,10 +2,11 @@
 //
 // What `fusec model.mlir --emit=exec -o model.fsx` writes: everything needed
 // to run a compiled model, with no dependency on LLVM or MLIR. The kernels'
-// PTX, the buffers (inputs, outputs, intermediates, constants with their
-// data), and the ordered steps: kernel launches with their grid and block
-// sizes and buffer arguments, and matrix products for cuBLASLt. The file
-// format is documented in docs/executable-format.md.
+// PTX, the buffers (inputs, constants with their data, temporaries with
+// their place in the arena of the memory plan, views), and the ordered
+// steps: kernel launches with their grid and block sizes and buffer
+// arguments, and matrix products for cuBLASLt with their epilogues. The
+// file format is documented in docs/executable-format.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,22 +14,29 @@
 #define FUSEC_RUNTIME_EXECUTABLE_H
 
 #include "fusec/Support/DType.h"
+#include "fusec/Support/FusionKind.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace fusec::rt {
 
 /// Version of the format this code reads and writes.
-inline constexpr uint32_t kExecutableVersion = 1;
+inline constexpr uint32_t kExecutableVersion = 2;
+
+/// Every temporary starts at a multiple of this many bytes of the arena, so
+/// that every vectorised access (16 bytes) and every cuBLASLt operand (256
+/// bytes, NVIDIA's advice) stays aligned.
+inline constexpr int64_t kArenaAlignment = 256;
 
 enum class BufferKind : uint8_t {
   Input,    // An argument of the entry function, filled by the caller.
   Constant, // Initialised from the artifact's data.
-  Temp,     // Written by a step before it is read.
+  Temp,     // Written by a step before it is read; lives in the arena.
   Alias,    // A view (reshape) of another buffer: same bytes, other shape.
 };
 
@@ -37,28 +45,34 @@ struct BufferDesc {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
   /// Input: the argument position. Constant: index into `constants`.
-  /// Alias: the buffer it views.
+  /// Alias: the buffer it views (never an alias itself).
   int64_t index = -1;
-  /// For readers of the artifact and error messages ("arg0", "%3", ...).
+  /// Temp: its first byte in the arena, a multiple of kArenaAlignment.
+  /// -1 for every other kind.
+  int64_t offset = -1;
+  /// For readers of the artifact and error messages ("arg0", "t3", ...).
   std::string name;
 };
 
-/// How a kernel maps its work onto threads; chooses nothing about the code,
-/// which is in the PTX, but lets a runtime recompute the grid for the
-/// device it runs on (every kernel is written with grid-stride loops, so
-/// any grid size is correct).
-enum class KernelKind : uint8_t {
-  Elementwise,  // `work` elements, `vectorWidth` per thread per iteration.
-  RowReduction, // `work` rows of `rowLength` elements, one block per row.
-  Reduction,    // `work` outputs, one thread each.
-};
-
+/// A kernel: how it maps its work onto threads (its kind: loop,
+/// row_reduction or reduction, never matmul), which lets a runtime
+/// recompute the grid for the device it runs on (every kernel is written
+/// with grid-stride loops, so any grid size is correct), and which of its
+/// outputs may take the storage of an input.
 struct KernelDesc {
   std::string name; // extern "C" symbol in the PTX.
-  KernelKind kind = KernelKind::Elementwise;
+  FusionKind kind = FusionKind::Loop;
+  /// Pointer parameters: `numInputs` inputs, then `numOutputs` outputs.
+  int64_t numInputs = 0, numOutputs = 0;
   int64_t work = 0;
   int64_t rowLength = 0;
   int64_t vectorWidth = 1;
+  /// (input parameter, output number) pairs: that output may occupy exactly
+  /// the bytes of that input, because every thread reads each element of
+  /// the input at the position it then writes in the output, before it
+  /// writes it, and the two have the same size. The memory plan may use it
+  /// when the input is not read after the launch.
+  std::vector<std::pair<int64_t, int64_t>> inPlace;
   /// Index into Executable::ptx (kernels with identical code share one).
   int64_t ptxIndex = -1;
 };
@@ -71,10 +85,29 @@ struct LaunchStep {
   std::vector<int64_t> args;
 };
 
-/// c = a @ b, batched with NumPy broadcasting of the leading dimensions;
-/// the operand and result shapes are those of the buffers.
+/// What cuBLASLt applies to the product before storing it (the
+/// CUBLASLT_EPILOGUE_* of the same names; gelu is the tanh approximation).
+enum class MatmulEpilogue : uint8_t {
+  None,
+  Bias,
+  Relu,
+  ReluBias,
+  Gelu,
+  GeluBias
+};
+
+/// c = epilogue(op(a) @ op(b) [+ bias]), batched with NumPy broadcasting of
+/// the leading dimensions, where op(x) swaps the last two dimensions of x
+/// when its transpose flag is set. With a = [..., M, K] (or [..., K, M]
+/// transposed) and b = [..., K, N] (or [..., N, K]), c is
+/// [broadcast batch..., M, N]; bias, when the epilogue has one, is a buffer
+/// of N elements added to every row. The product is accumulated in f32 (or
+/// better) and the epilogue computed in f32; c's dtype is a's or f32.
 struct MatmulStep {
   int64_t a = -1, b = -1, c = -1;
+  bool transposeA = false, transposeB = false;
+  MatmulEpilogue epilogue = MatmulEpilogue::None;
+  int64_t bias = -1; // -1 unless the epilogue has a bias.
 };
 
 struct Step {
@@ -83,13 +116,26 @@ struct Step {
   MatmulStep matmul;
 };
 
+/// The memory plan's figures, stored in the header and re-derived by the
+/// reader (they must agree): the arena's size, the liveness lower bound
+/// (the most bytes of temporaries live during one step, each rounded up to
+/// kArenaAlignment, in-place pairs counted once), the first step where that
+/// many bytes are live, and the workspace cuBLASLt gets for matmul steps.
+struct MemoryFigures {
+  int64_t arenaBytes = 0;
+  int64_t lowerBoundBytes = 0;
+  int64_t peakStep = 0;
+  int64_t workspaceBytes = 0;
+};
+
 struct Executable {
   uint32_t version = kExecutableVersion;
   std::string entry; // Name of the compiled function.
   std::string arch;  // e.g. "sm_90".
+  MemoryFigures memory;
   std::vector<BufferDesc> buffers;
   std::vector<KernelDesc> kernels;
-  std::vector<std::string> ptx;       // PTX text, one per distinct kernel.
+  std::vector<std::string> ptx; // PTX text, one per distinct kernel group.
   std::vector<std::string> constants; // Raw little-endian data.
   std::vector<Step> steps;
   std::vector<int64_t> inputs;  // Buffer per entry argument, in order.
@@ -97,18 +143,50 @@ struct Executable {
 };
 
 /// The names the format uses: "input", "constant", "temp", "alias";
-/// "elementwise", "row-reduction", "reduction".
+/// "none", "bias", "relu", "relu_bias", "gelu", "gelu_bias".
 const char *bufferKindName(BufferKind kind);
-const char *kernelKindName(KernelKind kind);
+const char *matmulEpilogueName(MatmulEpilogue epilogue);
+/// Whether the epilogue adds a bias.
+bool epilogueHasBias(MatmulEpilogue epilogue);
+
+/// Size in bytes of a buffer's data (elements x dtype size); the reader
+/// guarantees it does not overflow.
+inline int64_t bufferBytes(const BufferDesc &b) {
+  int64_t n = int64_t(dtypeSize(b.dtype));
+  for (int64_t d : b.shape)
+    n *= d;
+  return n;
+}
+
+/// The buffer whose bytes `buffer` uses: itself, or the buffer an alias
+/// views (the reader guarantees an alias never views an alias).
+inline int64_t rootBuffer(const Executable &exe, int64_t buffer) {
+  const BufferDesc &b = exe.buffers[size_t(buffer)];
+  return b.kind == BufferKind::Alias ? b.index : buffer;
+}
+
+/// `s` quoted the way the format writes names ("double quotes", printable
+/// ASCII as itself, the delimiter and '\' escaped, other bytes as \xhh),
+/// for messages that stay one line of ASCII whatever a name holds.
+std::string quoteName(std::string_view s, char delim = '"');
+
+/// "[2,3,4]", "[]": a list as the format writes it.
+std::string formatDims(const std::vector<int64_t> &values);
 
 /// The bytes of the .fsx file.
 std::string serializeExecutable(const Executable &exe);
 
 /// Parses and validates an .fsx file: every index in range, every buffer
 /// size consistent with its dtype and shape, constants of the right size,
-/// a version this code reads. On failure returns nullopt and sets `error`.
+/// every matmul step one cuBLASLt computes, a memory plan in which no two
+/// temporaries live at the same time share a byte, a version this code
+/// reads. On failure returns nullopt and sets `error`.
 std::optional<Executable> parseExecutable(std::string_view bytes,
                                           std::string &error);
+
+/// Reads and parses the file at `path`; errors name the file.
+std::optional<Executable> readExecutableFile(const std::string &path,
+                                             std::string &error);
 
 } // namespace fusec::rt
 

@@ -44,12 +44,7 @@ Buffer readNpy(const std::string &path, std::string &error,
 /// The .npy bytes of `buffer` (version 1.0; 2.0 if the header needs it).
 std::string serializeNpy(const Buffer &buffer);
 
-/// Writes `contents` to `path` atomically: to a temporary file in the same
-/// directory, then renamed over `path`. On failure nothing is left behind.
-bool writeFileAtomically(const std::string &path, std::string_view contents,
-                         std::string &error);
-
-/// serializeNpy + writeFileAtomically.
+/// serializeNpy + writeFileAtomically (fusec/Support/File.h).
 bool writeNpy(const std::string &path, const Buffer &buffer,
               std::string &error);
 

@@ -9,7 +9,7 @@ tests, are skipped and counted):
    (`fusec --emit=exec`) and to CUDA C++ (`fusec --emit=cuda`);
 2. runs the reference interpreter on random inputs (`fusec --run`);
 3. compiles every generated kernel for the host (-DFUSEC_HOST, with
-   fusec/Runtime/HostCuda.h) and runs the artifact's plan on the same inputs
+   fusec/Runtime/Host/HostCuda.h) and runs the artifact's plan on the same inputs
    (`fusec-run --host-kernels`), comparing with the interpreter: bit for bit
    where the semantics promise it, within the tolerances of
    test/Unit/TestUtil.h otherwise (sums, which the kernels add in another

@@ -128,7 +128,7 @@ func.func @columns(%a: tensor<37x19xf32>, %b: tensor<5x9x3xi32>, %c: tensor<6x4x
 // its result), which code generation splits into one kernel per operation;
 // two reductions in one fusion, split likewise.
 func.func @handwritten(%a: tensor<8x16xf32>, %b: tensor<16xf32>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<4x4xf32>) {
-  %r:4 = fusec.fusion (%a, %b) : (tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<4x4xf32>) {
+  %r:4 = fusec.fusion row_reduction (%a, %b) : (tensor<8x16xf32>, tensor<16xf32>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<4x4xf32>) {
   ^bb0(%x: tensor<8x16xf32>, %y: tensor<16xf32>):
     %0 = fusec.add %x, %y : tensor<8x16xf32>, tensor<16xf32>
     %1 = fusec.reduce_sum %0 axes = [1] : tensor<8x16xf32> -> tensor<8xf32>
@@ -140,7 +140,7 @@ func.func @handwritten(%a: tensor<8x16xf32>, %b: tensor<16xf32>) -> (tensor<8x16
 }
 
 func.func @handwritten_split(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
-  %r:2 = fusec.fusion (%a) : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
+  %r:2 = fusec.fusion reduction (%a) : (tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4xf32>) {
   ^bb0(%x: tensor<4x4xf32>):
     %m = fusec.reduce_max %x axes = [1] keep_dims : tensor<4x4xf32> -> tensor<4x1xf32>
     %t = fusec.transpose %m, [1, 0] : tensor<4x1xf32> -> tensor<1x4xf32>

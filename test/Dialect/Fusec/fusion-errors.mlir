@@ -324,3 +324,284 @@ func.func @unregistered_op(%a: tensor<4xf32>) {
   }
   return
 }
+
+//===----------------------------------------------------------------------===//
+// Kinds: the body fits the fusion's kind (FusionForms.h)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @unknown_kind(%a: tensor<4xf32>) {
+  // expected-error @+1 {{unknown fusion kind 'scan' (expected loop, row_reduction, reduction or matmul)}}
+  %0 = fusec.fusion scan (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    fusec.yield %x : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// A loop (the default kind) holds no reduction.
+func.func @loop_with_reduction(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind loop holds 'fusec.reduce_sum': its kind is reduction or row_reduction}}
+  %0 = fusec.fusion (%a) : (tensor<4x8xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4x8xf32>):
+    %1 = fusec.reduce_sum %x axes = [1] : tensor<4x8xf32> -> tensor<4xf32>
+    fusec.yield %1 : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @loop_with_matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind loop holds 'fusec.matmul': its kind is matmul}}
+  %0 = fusec.fusion (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    fusec.yield %1 : tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
+// Reducing the outer dimension is no row reduction.
+func.func @row_reduction_of_columns(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind row_reduction holds a reduction that is a reduction (row_reduction: the innermost dimensions, rows of more than one element)}}
+  %0 = fusec.fusion row_reduction (%a) : (tensor<4x8xf32>) -> tensor<8xf32> {
+  ^bb0(%x: tensor<4x8xf32>):
+    %1 = fusec.reduce_sum %x axes = [0] : tensor<4x8xf32> -> tensor<8xf32>
+    fusec.yield %1 : tensor<8xf32>
+  }
+  return
+}
+
+// -----
+
+// Rows of one element are no row reduction either.
+func.func @row_reduction_of_single_elements(%a: tensor<4x1xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind row_reduction holds a reduction that is a reduction}}
+  %0 = fusec.fusion row_reduction (%a) : (tensor<4x1xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4x1xf32>):
+    %1 = fusec.reduce_max %x axes = [1] : tensor<4x1xf32> -> tensor<4xf32>
+    fusec.yield %1 : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @reduction_of_rows(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind reduction holds a reduction that is a row_reduction}}
+  %0 = fusec.fusion reduction (%a) : (tensor<4x8xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4x8xf32>):
+    %1 = fusec.reduce_mean %x axes = [1] : tensor<4x8xf32> -> tensor<4xf32>
+    fusec.yield %1 : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @reduction_without_reduction(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind reduction holds no reduction}}
+  %0 = fusec.fusion reduction (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    %1 = fusec.exp %x : tensor<4xf32>
+    fusec.yield %1 : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @reduction_with_matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind row_reduction holds a matmul}}
+  %0 = fusec.fusion row_reduction (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    %2 = fusec.reduce_sum %1 axes = [1] : tensor<4x2xf32> -> tensor<4xf32>
+    fusec.yield %2 : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @matmul_without_matmul(%a: tensor<4xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion holds a matmul}}
+  %0 = fusec.fusion matmul (%a) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%x: tensor<4xf32>):
+    fusec.yield %x : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @two_matmuls(%a: tensor<4x4xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion holds one matmul}}
+  %0 = fusec.fusion matmul (%a) : (tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%x: tensor<4x4xf32>):
+    %1 = fusec.matmul %x, %x : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    %2 = fusec.matmul %1, %x : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    fusec.yield %2 : tensor<4x4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @integer_matmul(%a: tensor<4x4xi32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: cuBLASLt multiplies float matrices, not integers}}
+  %0 = fusec.fusion matmul (%a) : (tensor<4x4xi32>) -> tensor<4x4xi32> {
+  ^bb0(%x: tensor<4x4xi32>):
+    %1 = fusec.matmul %x, %x : tensor<4x4xi32>, tensor<4x4xi32> -> tensor<4x4xi32>
+    fusec.yield %1 : tensor<4x4xi32>
+  }
+  return
+}
+
+// -----
+
+// An operand computed inside the step: cuBLASLt reads memory.
+func.func @computed_operand(%a: tensor<4x4xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion's operands are its inputs or transposes of the last two dimensions of its inputs}}
+  %0 = fusec.fusion matmul (%a) : (tensor<4x4xf32>) -> tensor<4x4xf32> {
+  ^bb0(%x: tensor<4x4xf32>):
+    %1 = fusec.exp %x : tensor<4x4xf32>
+    %2 = fusec.matmul %1, %x : tensor<4x4xf32>, tensor<4x4xf32> -> tensor<4x4xf32>
+    fusec.yield %2 : tensor<4x4xf32>
+  }
+  return
+}
+
+// -----
+
+// A batch transpose is no matrix transpose.
+func.func @batch_transpose(%a: tensor<2x2x4xf32>, %b: tensor<2x4x5xf32>) {
+  // expected-error @+1 {{a matmul fusion's operands are its inputs or transposes of the last two dimensions of its inputs}}
+  %0 = fusec.fusion matmul (%a, %b) : (tensor<2x2x4xf32>, tensor<2x4x5xf32>) -> tensor<2x2x5xf32> {
+  ^bb0(%x: tensor<2x2x4xf32>, %y: tensor<2x4x5xf32>):
+    %t = fusec.transpose %x, [1, 0, 2] : tensor<2x2x4xf32> -> tensor<2x2x4xf32>
+    %1 = fusec.matmul %t, %y : tensor<2x2x4xf32>, tensor<2x4x5xf32> -> tensor<2x2x5xf32>
+    fusec.yield %1 : tensor<2x2x5xf32>
+  }
+  return
+}
+
+// -----
+
+// The bias must be broadcast along the rows: one value per column.
+func.func @bias_per_row(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<4x1xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: 'fusec.add': the added operand is not a bias broadcast along the rows (one value per column)}}
+  %0 = fusec.fusion matmul (%a, %b, %c) : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<4x1xf32>) -> tensor<4x2xf32> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>, %z: tensor<4x1xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    %2 = fusec.add %1, %z : tensor<4x2xf32>, tensor<4x1xf32>
+    fusec.yield %2 : tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @erf_gelu(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{'fusec.gelu': cuBLASLt's GELU epilogue is the tanh approximation, not the erf form}}
+  %0 = fusec.fusion matmul (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    %2 = fusec.gelu %1 : tensor<4x2xf32>
+    fusec.yield %2 : tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
+// The activation after the bias, not before.
+func.func @bias_after_relu(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<2xf32>) {
+  // expected-error @+1 {{'fusec.add': a bias comes before the activation}}
+  %0 = fusec.fusion matmul (%a, %b, %c) : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<2xf32>) -> tensor<4x2xf32> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>, %z: tensor<2xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    %2 = fusec.relu %1 : tensor<4x2xf32>
+    %3 = fusec.add %2, %z : tensor<4x2xf32>, tensor<2xf32>
+    fusec.yield %3 : tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
+// cuBLASLt with f32 operands stores f32: no cast to f16.
+func.func @f32_product_to_f16(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{'fusec.cast': cuBLASLt stores the product in its operands' type or f32; this cast is to another type}}
+  %0 = fusec.fusion matmul (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf16> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    %2 = fusec.cast %1 : tensor<4x2xf32> to tensor<4x2xf16>
+    fusec.yield %2 : tensor<4x2xf16>
+  }
+  return
+}
+
+// -----
+
+// Nothing follows the final cast.
+func.func @after_result_cast(%a: tensor<4x8xf16>, %b: tensor<8x2xf16>, %c: tensor<2xf32>) {
+  // expected-error @+1 {{'fusec.relu': nothing follows the final cast}}
+  %0 = fusec.fusion matmul (%a, %b, %c) : (tensor<4x8xf16>, tensor<8x2xf16>, tensor<2xf32>) -> tensor<4x2xf16> {
+  ^bb0(%x: tensor<4x8xf16>, %y: tensor<8x2xf16>, %z: tensor<2xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf16>, tensor<8x2xf16> -> tensor<4x2xf32>
+    %2 = fusec.add %1, %z : tensor<4x2xf32>, tensor<2xf32>
+    %3 = fusec.cast %2 : tensor<4x2xf32> to tensor<4x2xf16>
+    %4 = fusec.relu %3 : tensor<4x2xf16>
+    fusec.yield %4 : tensor<4x2xf16>
+  }
+  return
+}
+
+// -----
+
+// Every step of the chain has one user: an intermediate cannot be yielded.
+func.func @intermediate_yielded(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: the product's chain must have one user per step}}
+  %0:2 = fusec.fusion matmul (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    %2 = fusec.relu %1 : tensor<4x2xf32>
+    fusec.yield %1, %2 : tensor<4x2xf32>, tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
+// The bias is read from memory: an input of the fusion.
+func.func @constant_bias(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion's bias is one of its inputs}}
+  %0 = fusec.fusion matmul (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
+    %c = fusec.constant dense<[1.0, 2.0]> : tensor<2xf32>
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    %2 = fusec.add %1, %c : tensor<4x2xf32>, tensor<2xf32>
+    fusec.yield %2 : tensor<4x2xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @other_operations(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion holds only its matmul, operand transposes and epilogue}}
+  %0 = fusec.fusion matmul (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> {
+  ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
+    %e = fusec.exp %x : tensor<4x8xf32>
+    %1 = fusec.matmul %x, %y : tensor<4x8xf32>, tensor<8x2xf32> -> tensor<4x2xf32>
+    fusec.yield %1 : tensor<4x2xf32>
+  }
+  return
+}

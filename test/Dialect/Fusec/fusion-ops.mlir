@@ -100,7 +100,7 @@ func.func @one_in_one_out(%a: tensor<2x3xf16>) -> tensor<2x3xf32> {
 // yielded twice; an attribute dictionary goes before the type.
 // CHECK-LABEL: func.func @several(
 // CHECK-SAME: %[[A:[^:]*]]: tensor<8x16xf32>, %[[B:[^:]*]]: tensor<16xf32>, %[[C:[^:]*]]: tensor<i1>)
-// CHECK-NEXT: %[[F:.*]]:4 = fusec.fusion (%[[A]], %[[B]], %[[C]]) {some.attr = 1 : i64} : (tensor<8x16xf32>, tensor<16xf32>, tensor<i1>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>) {
+// CHECK-NEXT: %[[F:.*]]:4 = fusec.fusion row_reduction (%[[A]], %[[B]], %[[C]]) {some.attr = 1 : i64} : (tensor<8x16xf32>, tensor<16xf32>, tensor<i1>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>) {
 // CHECK-NEXT: ^bb0(%[[X:[^:]*]]: tensor<8x16xf32>, %[[Y:[^:]*]]: tensor<16xf32>, %[[Z:[^:]*]]: tensor<i1>):
 // CHECK-NEXT: %[[S:.*]] = fusec.add %[[X]], %[[Y]] : tensor<8x16xf32>, tensor<16xf32>
 // CHECK-NEXT: %[[E:.*]] = fusec.exp %[[S]] : tensor<8x16xf32>
@@ -111,7 +111,7 @@ func.func @one_in_one_out(%a: tensor<2x3xf16>) -> tensor<2x3xf32> {
 // CHECK-NEXT: return %[[F]]#0, %[[F]]#1, %[[F]]#2, %[[F]]#3 : tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>
 func.func @several(%a: tensor<8x16xf32>, %b: tensor<16xf32>, %c: tensor<i1>)
     -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>) {
-  %r:4 = fusec.fusion (%a, %b, %c) {some.attr = 1} : (tensor<8x16xf32>, tensor<16xf32>, tensor<i1>)
+  %r:4 = fusec.fusion row_reduction (%a, %b, %c) {some.attr = 1} : (tensor<8x16xf32>, tensor<16xf32>, tensor<i1>)
       -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>) {
   ^bb0(%x: tensor<8x16xf32>, %y: tensor<16xf32>, %z: tensor<i1>):
     %0 = fusec.add %x, %y : tensor<8x16xf32>, tensor<16xf32>
@@ -178,7 +178,7 @@ func.func @generic_input(%a: tensor<2x2xbf16>, %b: tensor<2xbf16>) -> (tensor<2x
 // The generic form: the body is the op's only region, inputs are operands,
 // the attribute dictionary stays a discardable attribute.
 // GENERIC-LABEL: "func.func"() <{function_type = (tensor<8x16xf32>, tensor<16xf32>, tensor<i1>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>), sym_name = "several"}>
-// GENERIC: %{{.*}}:4 = "fusec.fusion"(%{{.*}}, %{{.*}}, %{{.*}}) ({
+// GENERIC: %{{.*}}:4 = "fusec.fusion"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = 1 : i32}> ({
 // GENERIC-NEXT: ^bb0(%{{.*}}: tensor<8x16xf32>, %{{.*}}: tensor<16xf32>, %{{.*}}: tensor<i1>):
 // GENERIC: "fusec.yield"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>) -> ()
 // GENERIC-NEXT: }) {some.attr = 1 : i64} : (tensor<8x16xf32>, tensor<16xf32>, tensor<i1>) -> (tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>, tensor<8xf32>)
@@ -190,14 +190,14 @@ func.func @generic_input(%a: tensor<2x2xbf16>, %b: tensor<2xbf16>) -> (tensor<2x
 // 2 * softmax(x + b) and the row sums of exp(x + b).
 // CHECK-LABEL: func.func @fused(
 // CHECK: fusec.fusion () : () -> tensor<f32>
-// CHECK: fusec.fusion (%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>)
+// CHECK: fusec.fusion row_reduction (%{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>)
 // CHECK: fusec.fusion (%{{.*}}, %{{.*}}, %{{.*}}) : (tensor<4x8xf32>, tensor<4xf32>, tensor<f32>) -> tensor<4x8xf32>
 func.func @fused(%x: tensor<4x8xf32>, %b: tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {
   %two = fusec.fusion () : () -> tensor<f32> {
     %c = fusec.constant dense<2.0> : tensor<f32>
     fusec.yield %c : tensor<f32>
   }
-  %r:2 = fusec.fusion (%x, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {
+  %r:2 = fusec.fusion row_reduction (%x, %b) : (tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {
   ^bb0(%a0: tensor<4x8xf32>, %a1: tensor<8xf32>):
     %0 = fusec.add %a0, %a1 : tensor<4x8xf32>, tensor<8xf32>
     %1 = fusec.exp %0 : tensor<4x8xf32>

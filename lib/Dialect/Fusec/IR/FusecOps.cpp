@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/IR/FusionForms.h"
 #include "fusec/Interpreter/Kernels.h"
 
 #include "mlir/IR/Builders.h"
@@ -960,6 +961,19 @@ YieldOp FusionOp::getYield() {
 
 // fusec.fusion (%a, %b) : (T0, T1) -> (R0, R1) { ^bb0(...): ... }
 ParseResult FusionOp::parse(OpAsmParser &parser, OperationState &result) {
+  // `fusec.fusion [kind] (inputs) {attrs} : (types) -> (types) { body }`.
+  FusionKind kind = FusionKind::Loop;
+  StringRef keyword;
+  SMLoc kindLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword(&keyword))) {
+    std::optional<FusionKind> parsed =
+        parseFusionKind(std::string_view(keyword.data(), keyword.size()));
+    if (!parsed)
+      return parser.emitError(kindLoc)
+             << "unknown fusion kind '" << keyword
+             << "' (expected loop, row_reduction, reduction or matmul)";
+    kind = *parsed;
+  }
   SmallVector<OpAsmParser::UnresolvedOperand> inputs;
   FunctionType type;
   if (parser.parseOperandList(inputs, OpAsmParser::Delimiter::Paren) ||
@@ -973,19 +987,79 @@ ParseResult FusionOp::parse(OpAsmParser &parser, OperationState &result) {
   if (parser.resolveOperands(inputs, type.getInputs(),
                              parser.getCurrentLocation(), result.operands))
     return failure();
+  result.getOrAddProperties<Properties>().kind =
+      getFusionKindAttr(parser.getContext(), kind);
   result.addTypes(type.getResults());
   Region *body = result.addRegion();
   return parser.parseRegion(*body, /*arguments=*/{});
 }
 
 void FusionOp::print(OpAsmPrinter &p) {
+  if (getKind() != FusionKind::Loop)
+    p << " " << fusionKindName(getKind()).data();
   p << " (" << getInputs() << ")";
-  p.printOptionalAttrDict((*this)->getAttrs());
+  p.printOptionalAttrDict((*this)->getAttrs(), /*elidedAttrs=*/{"kind"});
   p << " : ";
   p.printFunctionalType(getInputs().getTypes(), getResultTypes());
   p << " ";
   p.printRegion(getBody(), /*printEntryBlockArgs=*/true,
                 /*printBlockTerminators=*/true);
+}
+
+Operation *FusionOp::getAnchor() {
+  if (getKind() == FusionKind::Loop)
+    return nullptr;
+  for (Operation &op : getBody().front())
+    if (getKind() == FusionKind::Matmul ? isa<MatmulOp>(op) : isReduction(&op))
+      return &op;
+  return nullptr;
+}
+
+/// The body fits the fusion's kind (see FusionForms.h).
+static LogicalResult verifyKind(FusionOp fusion) {
+  Block &block = fusion.getBody().front();
+  SmallVector<Operation *> reductions, matmuls;
+  for (Operation &op : block.without_terminator()) {
+    if (isReduction(&op))
+      reductions.push_back(&op);
+    if (isa<MatmulOp>(op))
+      matmuls.push_back(&op);
+  }
+  FusionKind kind = fusion.getKind();
+  std::string_view name = fusionKindName(kind);
+  switch (kind) {
+  case FusionKind::Loop:
+    if (!reductions.empty() || !matmuls.empty())
+      return fusion.emitOpError("of kind loop holds '")
+             << (reductions.empty() ? matmuls : reductions).front()->getName()
+             << "': its kind is "
+             << (reductions.empty() ? "matmul" : "reduction or row_reduction");
+    return success();
+  case FusionKind::RowReduction:
+  case FusionKind::Reduction:
+    if (!matmuls.empty())
+      return fusion.emitOpError("of kind ") << name.data() << " holds a matmul";
+    if (reductions.empty())
+      return fusion.emitOpError("of kind ")
+             << name.data() << " holds no reduction";
+    // With several reductions the fusion is valid but no single kernel;
+    // code generation runs it as one kernel per operation.
+    if (reductions.size() == 1 && reductionKind(reductions.front()) != kind)
+      return fusion.emitOpError("of kind ")
+             << name.data() << " holds a reduction that is a "
+             << fusionKindName(reductionKind(reductions.front())).data()
+             << " (row_reduction: the innermost dimensions, rows of more "
+                "than one element)";
+    return success();
+  case FusionKind::Matmul: {
+    std::string why;
+    if (!matchMatmulFusion(fusion, why))
+      return fusion.emitOpError("of kind matmul is not a cuBLASLt step: ")
+             << why;
+    return success();
+  }
+  }
+  return success();
 }
 
 LogicalResult FusionOp::verifyRegions() {
@@ -1025,5 +1099,5 @@ LogicalResult FusionOp::verifyRegions() {
       return op.emitOpError("is not a fusec operation; a fusion body holds "
                             "only fusec operations");
   }
-  return success();
+  return verifyKind(*this);
 }

@@ -32,6 +32,7 @@
 #include "fusec/Dialect/Fusec/Transforms/Autodiff.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Passes.h"
+#include "fusec/Pass/PassOptions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -777,8 +778,14 @@ fusec::buildGradientFunction(func::FuncOp func,
 namespace {
 struct FusecAutodiffPass final
     : fusec::impl::FusecAutodiffBase<FusecAutodiffPass> {
-  using Base::Base;
+  explicit FusecAutodiffPass(const AutodiffOptions &o = {})
+      : options(*this, o) {}
+  FusecAutodiffPass(const FusecAutodiffPass &other)
+      : FusecAutodiffBase(other), options(*this, other.options.value) {}
+
   void runOnOperation() override {
+    if (failed(options.load(getOperation())))
+      return signalPassFailure();
     // Snapshot first: gradient functions are themselves loss functions.
     SmallVector<func::FuncOp> funcs(getOperation().getOps<func::FuncOp>());
     for (func::FuncOp func : funcs) {
@@ -792,10 +799,22 @@ struct FusecAutodiffPass final
         continue;
       }
       GradientOptions options;
-      options.name = (func.getSymName() + suffix).str();
+      options.name = (func.getSymName() + this->options.value.suffix).str();
       if (failed(buildGradientFunction(func, options)))
         signalPassFailure();
     }
   }
+
+  BoundPassOptions<AutodiffOptions> options;
 };
 } // namespace
+
+std::unique_ptr<Pass> fusec::createFusecAutodiff(const AutodiffOptions &o) {
+  return std::make_unique<FusecAutodiffPass>(o);
+}
+
+void AutodiffOptions::bindOptions(OptionBinder &binder) {
+  binder.group("autodiff", "Automatic differentiation (`fusec-autodiff`)");
+  binder.text("suffix", suffix, "Name suffix of the gradient functions",
+              "text");
+}

@@ -8,6 +8,7 @@
 
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Passes.h"
+#include "fusec/Pass/PassOptions.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -431,11 +432,17 @@ struct ElementwiseOfConcats : RewritePattern {
 
 struct FusecFoldConcatSplitPass final
     : fusec::impl::FusecFoldConcatSplitBase<FusecFoldConcatSplitPass> {
-  using Base::Base;
+  explicit FusecFoldConcatSplitPass(const FoldOptions &o = {})
+      : options(*this, o) {}
+  FusecFoldConcatSplitPass(const FusecFoldConcatSplitPass &other)
+      : FusecFoldConcatSplitBase(other), options(*this, other.options.value) {}
 
   LogicalResult initialize(MLIRContext *context) override {
+    std::string error;
+    if (!options.binder.load(error))
+      return emitError(UnknownLoc::get(context)) << error;
     RewritePatternSet set(context);
-    populateFoldConcatSplitPatterns(set, reassociate);
+    populateFoldConcatSplitPatterns(set, options.value.reassociate);
     // Also every registered op's canonicalization patterns: together with
     // the folding the greedy driver does, this pass subsumes canonicalize.
     for (Dialect *dialect : context->getLoadedDialects())
@@ -455,10 +462,22 @@ struct FusecFoldConcatSplitPass final
           << "fusec-fold-concat-split did not reach a fixed point";
   }
 
+  BoundPassOptions<FoldOptions> options;
   FrozenRewritePatternSet patterns;
 };
 
 } // namespace
+
+std::unique_ptr<Pass> fusec::createFusecFoldConcatSplit(const FoldOptions &o) {
+  return std::make_unique<FusecFoldConcatSplitPass>(o);
+}
+
+void FoldOptions::bindOptions(OptionBinder &binder) {
+  binder.group("fold", "Folding (`fusec-fold-concat-split`)");
+  binder.flag("reassociate", reassociate,
+              "Let folding reassociate f32 sums (reduce_sum of a concat "
+              "becomes a sum of per-operand sums)");
+}
 
 void fusec::populateFoldConcatSplitPatterns(RewritePatternSet &patterns,
                                             bool reassociate) {

@@ -3,6 +3,7 @@
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 #include "fusec/Dialect/Fusec/Transforms/Passes.h"
+#include "fusec/Pass/PassOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -18,26 +19,42 @@ namespace {
 
 struct FusecFuseElementwisePass final
     : fusec::impl::FusecFuseElementwiseBase<FusecFuseElementwisePass> {
-  using Base::Base;
+  explicit FusecFuseElementwisePass(const FusionOptions &o = {},
+                                    FusionObserver *observer = nullptr)
+      : options(*this, o), observer(observer) {}
+  FusecFuseElementwisePass(const FusecFuseElementwisePass &other)
+      : FusecFuseElementwiseBase(other), options(*this, other.options.value),
+        observer(other.observer) {}
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    if (failed(options.load(func)))
+      return signalPassFailure();
     if (func.isExternal())
       return;
-    FusionOptions options;
-    options.launchCostBytes = launchCostBytes;
-    options.maxOpsPerFusion = std::max<int64_t>(1, maxOps);
-    options.maxInlineConstantElements = inlineConstantElements;
-    options.duplicateCheapProducers = duplicate;
-    options.multiOutput = multiOutput;
-    options.reachabilityBudget = reachabilityBudget;
-    options.explain = false; // Nobody reads the reasons here.
+    FusionOptions fusion = options.value;
+    // The reasons cost time; only an observer reads them.
+    fusion.explain = observer != nullptr;
     for (Block &block : func.getBody()) {
-      prepareForFusion(block, options);
-      FusionPlan plan = planFusion(block, options);
-      applyFusionPlan(block, plan, options);
+      // Kernels before fusion: before preparation adds slices and copies.
+      int64_t before = countKernels(block);
+      prepareForFusion(block, fusion);
+      FusionPlan plan = planFusion(block, fusion);
+      plan.kernelsBefore = before;
+      if (observer)
+        observer->planned(func, plan);
+      applyFusionPlan(block, plan, fusion);
     }
   }
+
+  BoundPassOptions<FusionOptions> options;
+  FusionObserver *observer;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+fusec::createFusecFuseElementwise(const FusionOptions &options,
+                                  FusionObserver *observer) {
+  return std::make_unique<FusecFuseElementwisePass>(options, observer);
+}

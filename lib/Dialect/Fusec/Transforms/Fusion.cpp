@@ -29,10 +29,12 @@
 
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/IR/FusionForms.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -58,7 +60,7 @@ OpClass classify(Operation *op) {
     return OpClass::Elementwise;
   if (isa<BroadcastToOp, ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op))
     return OpClass::Index;
-  if (isa<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceMeanOp>(op))
+  if (isReduction(op))
     return OpClass::Reduction;
   return OpClass::Boundary;
 }
@@ -132,24 +134,13 @@ std::string shapeString(RankedTensorType t) {
   return t.getRank() ? s : "scalar";
 }
 
-/// Reduction axes are the innermost dimensions (one contiguous row each).
-bool isRowReduction(Operation *reduce) {
-  auto axes = reduce->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-  int64_t rank =
-      cast<RankedTensorType>(reduce->getOperand(0).getType()).getRank();
-  for (auto [i, axis] : llvm::enumerate(llvm::reverse(axes)))
-    if (axis != rank - 1 - int64_t(i))
-      return false;
-  return !axes.empty();
-}
-
 bool isSmallConstant(Operation *op, const FusionOptions &options) {
   auto constant = dyn_cast<ConstantOp>(op);
   if (!constant)
     return false;
   auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
   return dense && (dense.isSplat() ||
-                   dense.getNumElements() <= options.maxInlineConstantElements);
+                   dense.getNumElements() <= options.inlineConstantElements);
 }
 
 /// Structural equality of operations (name, operands, attributes, result
@@ -180,6 +171,32 @@ struct EquivalentOp : llvm::DenseMapInfo<Operation *> {
 //===----------------------------------------------------------------------===//
 // Preparation
 //===----------------------------------------------------------------------===//
+
+FusionObserver::~FusionObserver() = default;
+
+void FusionOptions::bindOptions(OptionBinder &binder) {
+  binder.group("fusion", "Fusion into kernels (`fusec-fuse-elementwise`)");
+  binder.integer("fusion-launch-cost-bytes", launchCostBytes,
+                 "Cost model: a kernel launch, in bytes of memory traffic", 0);
+  binder.integer("fusion-max-ops", maxOps, "Most operations in one fusion", 1);
+  binder.integer("fusion-inline-constant-elements", inlineConstantElements,
+                 "Constants with at most this many elements (and splats) are "
+                 "copied into the kernels that read them",
+                 0);
+  binder.flag("fusion-duplicate", duplicate,
+              "Duplicate cheap producers into several kernels when that "
+              "moves fewer bytes");
+  binder.flag("fusion-multi-output", multiOutput,
+              "Form multi-output fusions (extra outputs, siblings reading "
+              "the same input)");
+  binder.integer("fusion-reachability-budget", reachabilityBudget,
+                 "Visits allowed per cycle check of a multi-output merge "
+                 "before it is refused",
+                 0);
+  binder.flag("fusion-matmul-epilogues", matmulEpilogues,
+              "Fold operand transposes, a bias, relu or tanh gelu and a "
+              "result cast into matmul steps (cuBLASLt epilogues)");
+}
 
 int64_t fusec::countKernels(Block &block) {
   return llvm::count_if(block, [](Operation &op) {
@@ -215,7 +232,65 @@ int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
     split.erase();
     --added;
   }
-  if (!options.duplicateCheapProducers)
+  // Integer matmuls: [..., M, K] x [..., K, N] as the sum over K of
+  // lhs[..., M, 1, K] * rhs^T[..., 1, N, K], both broadcast to
+  // [batch..., M, N, K]; the index arithmetic fuses into one reduction.
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    auto matmul = dyn_cast<MatmulOp>(op);
+    if (!matmul)
+      continue;
+    auto lhsType = cast<RankedTensorType>(matmul.getLhs().getType());
+    auto rhsType = cast<RankedTensorType>(matmul.getRhs().getType());
+    auto outType = cast<RankedTensorType>(matmul.getType());
+    if (!isa<IntegerType>(lhsType.getElementType()))
+      continue;
+    builder.setInsertionPoint(matmul);
+    Location loc = matmul.getLoc();
+    Type element = outType.getElementType();
+    ArrayRef<int64_t> outShape = outType.getShape();
+    int64_t k = lhsType.getShape().back(), n = outShape.back();
+    SmallVector<int64_t> full(outShape.begin(), outShape.end());
+    full.push_back(k); // [batch..., M, N, K]
+    auto fullType = RankedTensorType::get(full, lhsType.getElementType());
+    // lhs [..., M, K] -> [..., M, 1, K].
+    SmallVector<int64_t> lhsShape(lhsType.getShape().begin(),
+                                  lhsType.getShape().end());
+    lhsShape.insert(lhsShape.end() - 1, 1);
+    Value lhs = ReshapeOp::create(
+        builder, loc, RankedTensorType::get(lhsShape, lhsType.getElementType()),
+        matmul.getLhs());
+    // rhs [..., K, N] -> [..., N, K] -> [..., 1, N, K].
+    int64_t rank = rhsType.getRank();
+    SmallVector<int64_t> perm;
+    for (int64_t d = 0; d < rank - 2; ++d)
+      perm.push_back(d);
+    perm.push_back(rank - 1);
+    perm.push_back(rank - 2);
+    SmallVector<int64_t> rhsT(rhsType.getShape().begin(),
+                              rhsType.getShape().end());
+    std::swap(rhsT[size_t(rank - 1)], rhsT[size_t(rank - 2)]);
+    Value rhs = TransposeOp::create(
+        builder, loc, RankedTensorType::get(rhsT, rhsType.getElementType()),
+        matmul.getRhs(), perm);
+    rhsT.insert(rhsT.end() - 2, 1);
+    rhs = ReshapeOp::create(
+        builder, loc, RankedTensorType::get(rhsT, rhsType.getElementType()),
+        rhs);
+    (void)n;
+    Value a = BroadcastToOp::create(builder, loc, fullType, lhs);
+    Value b = BroadcastToOp::create(builder, loc, fullType, rhs);
+    Value product = MulOp::create(builder, loc, fullType, a, b);
+    if (element != lhsType.getElementType())
+      product = CastOp::create(builder, loc,
+                               RankedTensorType::get(full, element), product);
+    Value sum = ReduceSumOp::create(builder, loc, outType, product,
+                                    ArrayRef<int64_t>{int64_t(full.size()) - 1},
+                                    /*keep_dims=*/false);
+    matmul.replaceAllUsesWith(sum);
+    matmul.erase();
+    added += 7;
+  }
+  if (!options.duplicate)
     return added;
   // Cheap producers with several fusible users: one copy per user when the
   // cost model says that moves fewer bytes. With k fusible users and no
@@ -230,6 +305,14 @@ int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
       continue;
     OpClass c = classify(&op);
     if ((c != OpClass::Elementwise && c != OpClass::Index) || isExpensive(&op))
+      continue;
+    // The first step of a matmul's epilogue joins the matmul step instead.
+    if (options.matmulEpilogues && isa<AddOp, CastOp, ReluOp>(op) &&
+        llvm::any_of(op.getOperands(), [](Value v) {
+          auto matmul = v.getDefiningOp<MatmulOp>();
+          return matmul && v.hasOneUse() &&
+                 isa<FloatType>(getElementTypeOrSelf(matmul.getLhs()));
+        }))
       continue;
     Value result = op.getResult(0);
     int64_t inputBytes = 0;
@@ -292,6 +375,9 @@ private:
 
   unsigned newGroup(unsigned rootPos);
   void add(int g, unsigned p);
+  /// Matmuls with the transposes of their operands and their epilogue
+  /// chains (MatmulChain), before any other fusion.
+  void formMatmulSteps();
   std::optional<std::string> canAbsorb(int g, Operation *consumer,
                                        Operation *producer);
   void producerConsumerFusion();
@@ -332,6 +418,7 @@ private:
   std::vector<int> groupOf;
   std::vector<Group> groups;
   llvm::DenseMap<Operation *, std::string> reasonFor; // Per producer.
+  std::vector<MatmulDecision> matmulDecisions;
   // The graph of kernels during multi-output merging (see tryMerge).
   std::vector<int> slot;   // Topological slot of each node.
   std::vector<int> nodeAt; // Node in each slot, or -1.
@@ -343,7 +430,7 @@ unsigned Planner::newGroup(unsigned rootPos) {
   Operation *root = opAt(rootPos);
   Group g;
   if (classify(root) == OpClass::Reduction) {
-    g.kind = FusionKind::Reduction;
+    g.kind = reductionKind(root);
     g.reduction = root;
     g.iteration = cast<RankedTensorType>(root->getOperand(0).getType());
   } else {
@@ -366,10 +453,15 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
                                               Operation *producer) {
   Group &group = groups[g];
   OpClass c = classify(producer);
-  if (int64_t(group.members.size()) >= options.maxOpsPerFusion)
+  if (group.kind == FusionKind::Matmul)
+    return because([&] {
+      return std::string("its consumer is part of a matmul step (cuBLASLt "
+                         "reads the step's operands from memory)");
+    });
+  if (int64_t(group.members.size()) >= options.maxOps)
     return because([&] {
       return "the kernel reached the size limit of " +
-             std::to_string(options.maxOpsPerFusion) + " operations";
+             std::to_string(options.maxOps) + " operations";
     });
   if (c == OpClass::Reduction) {
     if (group.reduction)
@@ -385,10 +477,11 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
             "result) join a reduction's kernel, not " +
             describe(consumer));
       });
-    if (!isRowReduction(producer))
+    if (reductionKind(producer) != FusionKind::RowReduction)
       return because([&] {
         return std::string("epilogue fusion needs a row reduction (reducing "
-                           "the innermost dimensions)");
+                           "the innermost dimensions, rows of more than one "
+                           "element)");
       });
     auto in = cast<RankedTensorType>(producer->getOperand(0).getType());
     auto out = cast<RankedTensorType>(producer->getResult(0).getType());
@@ -423,6 +516,101 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
              "kernel)";
     });
   return std::nullopt;
+}
+
+void Planner::formMatmulSteps() {
+  for (unsigned p = 0; p < ops.size(); ++p) {
+    auto matmul = dyn_cast<MatmulOp>(ops[p]);
+    if (!matmul)
+      continue;
+    MatmulDecision decision{matmul, "", ""};
+    auto elementType = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getElementType();
+    };
+    if (!options.matmulEpilogues) {
+      decision.stop = "matmul epilogues are off";
+    } else if (!isa<FloatType>(elementType(matmul.getLhs()))) {
+      decision.stop = "cuBLASLt multiplies float matrices";
+    } else {
+      Group g;
+      g.kind = FusionKind::Matmul;
+      g.iteration = cast<RankedTensorType>(matmul.getType());
+      groups.push_back(g);
+      int id = int(groups.size()) - 1;
+      add(id, p);
+      std::string absorbed;
+      auto note = [&](StringRef part) {
+        absorbed += (absorbed.empty() ? "" : ", ") + part.str();
+      };
+      // Operand transposes are read through cuBLASLt's transpose flags.
+      for (auto [operand, side] : {std::make_pair(matmul.getLhs(), "lhs"),
+                                   std::make_pair(matmul.getRhs(), "rhs")}) {
+        Operation *def = operand.getDefiningOp();
+        auto it = def ? pos.find(def) : pos.end();
+        if (it != pos.end() && groupOf[it->second] < 0 &&
+            isMatrixTranspose(def) && operand.hasOneUse()) {
+          add(id, it->second);
+          note(std::string("transposed ") + side);
+        }
+      }
+      MatmulChain chain(matmul);
+      while (true) {
+        Value end = chain.value();
+        if (end.use_empty()) {
+          decision.stop = "its result is not used";
+          break;
+        }
+        Operation *user = *end.getUsers().begin();
+        if (!end.hasOneUse()) {
+          decision.stop = "its result is needed by more than one operation";
+          break;
+        }
+        auto it = pos.find(user);
+        if (it == pos.end()) {
+          decision.stop = "its result is returned";
+          break;
+        }
+        if (groupOf[it->second] >= 0) {
+          decision.stop = describe(user) + " is part of another matmul step";
+          break;
+        }
+        // A bias cast the chain would absorb must be free to join.
+        if (auto addOp = dyn_cast<AddOp>(user)) {
+          Value other = addOp.getLhs() == end ? addOp.getRhs() : addOp.getLhs();
+          auto biasCast = other.getDefiningOp<CastOp>();
+          auto c = biasCast ? pos.find(biasCast) : pos.end();
+          if (biasCast && biasCast->hasOneUse() &&
+              (c == pos.end() || groupOf[c->second] >= 0)) {
+            decision.stop = describe(user) + ": its bias is computed by "
+                                             "another step";
+            break;
+          }
+        }
+        if (std::optional<std::string> refused = chain.append(user)) {
+          decision.stop = describe(user) + ": " + *refused;
+          break;
+        }
+        add(id, it->second);
+        std::string low =
+            elementType(user->getResult(0)).isF16() ? "f16" : "bf16";
+        if (isa<CastOp>(user) && chain.getOps().size() == 1)
+          note(low + " product");
+        else if (isa<CastOp>(user))
+          note(low + " result");
+        else if (isa<AddOp>(user) && chain.getBiasCast()) {
+          add(id, pos.lookup(chain.getBiasCast()));
+          note("bias (read in f32)");
+        } else if (isa<AddOp>(user))
+          note("bias");
+        else if (isa<ReluOp>(user))
+          note("relu");
+        else
+          note("gelu (tanh)");
+      }
+      decision.epilogue = absorbed;
+    }
+    matmulDecisions.push_back(std::move(decision));
+  }
 }
 
 void Planner::producerConsumerFusion() {
@@ -499,7 +687,7 @@ void Planner::producerConsumerFusion() {
         continue;
       }
       if (pc == OpClass::Reduction) {
-        group.kind = FusionKind::RowReductionEpilogue;
+        group.kind = FusionKind::RowReduction;
         group.reduction = producer;
         group.iteration =
             cast<RankedTensorType>(producer->getOperand(0).getType());
@@ -684,11 +872,12 @@ void Planner::multiOutputFusion() {
     for (Operation *user : rootOp->getUsers()) {
       int g = groupOfOp(user);
       if (g < 0 || g == int(gp) || !groups[g].alive ||
+          groups[g].kind == FusionKind::Matmul ||
           llvm::is_contained(candidates, g))
         continue;
       if (numElements(groups[g].iteration) == count &&
           int64_t(groups[g].members.size() + producerGroup.members.size()) <=
-              options.maxOpsPerFusion)
+              options.maxOps)
         candidates.push_back(g);
     }
     for (int candidate : candidates) {
@@ -735,11 +924,10 @@ void Planner::multiOutputFusion() {
     for (int g : llvm::drop_begin(readers)) {
       if (!groups[g].alive || !groups[acc].alive)
         continue;
-      bool compatible =
-          numElements(groups[g].iteration) ==
-              numElements(groups[acc].iteration) &&
-          int64_t(groups[g].members.size() + groups[acc].members.size()) <=
-              options.maxOpsPerFusion;
+      bool compatible = numElements(groups[g].iteration) ==
+                            numElements(groups[acc].iteration) &&
+                        int64_t(groups[g].members.size() +
+                                groups[acc].members.size()) <= options.maxOps;
       if (compatible && tryMerge(acc, g) == MergeResult::Merged) {
         acc = groups[acc].alive ? acc : g;
         continue;
@@ -751,6 +939,7 @@ void Planner::multiOutputFusion() {
 
 FusionPlan Planner::finish() {
   FusionPlan plan;
+  plan.matmuls = std::move(matmulDecisions);
   for (Group &group : groups) {
     if (!group.alive || group.members.empty())
       continue;
@@ -824,7 +1013,11 @@ FusionPlan Planner::finish() {
       if (pg >= 0 && pg == g)
         continue;
       std::string reason;
-      if (!isFusible(classify(producer)))
+      if (pg >= 0 && groups[pg].kind == FusionKind::Matmul)
+        reason = "the producer is a matmul step (cuBLASLt)";
+      else if (g >= 0 && groups[g].kind == FusionKind::Matmul)
+        reason = "the consumer is a matmul step (cuBLASLt)";
+      else if (!isFusible(classify(producer)))
         reason =
             "the producer is a kernel boundary" +
             std::string(isa<MatmulOp>(producer) ? " (matmul: cuBLASLt)" : "");
@@ -847,6 +1040,7 @@ FusionPlan Planner::run() {
     ops.push_back(&op);
   }
   groupOf.assign(ops.size(), -1);
+  formMatmulSteps();
   producerConsumerFusion();
   if (options.multiOutput)
     multiOutputFusion();
@@ -925,7 +1119,9 @@ void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
         Operation *def = operand.getDefiningOp();
         if (def && members.count(def))
           continue;
-        if (def && isSmallConstant(def, options))
+        // A matmul step reads every operand from memory.
+        if (def && isSmallConstant(def, options) &&
+            planned.kind != FusionKind::Matmul)
           constants.insert(def);
         else
           inputs.insert(operand);
@@ -943,7 +1139,7 @@ void fusec::applyFusionPlan(Block &block, const FusionPlan &plan,
     for (Value v : outputs)
       resultTypes.push_back(v.getType());
     auto fusion = FusionOp::create(builder, last->getLoc(), resultTypes,
-                                   inputs.getArrayRef());
+                                   inputs.getArrayRef(), planned.kind);
     // Outside users read the fusion's results (visiting each output's uses
     // once keeps this linear even for values with many users).
     for (auto [v, r] : llvm::zip(outputs, fusion.getResults()))

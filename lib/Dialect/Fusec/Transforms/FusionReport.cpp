@@ -14,18 +14,6 @@ using namespace fusec;
 
 namespace {
 
-StringRef kindName(FusionKind kind) {
-  switch (kind) {
-  case FusionKind::Loop:
-    return "loop";
-  case FusionKind::Reduction:
-    return "reduction";
-  case FusionKind::RowReductionEpilogue:
-    return "row reduction + epilogue";
-  }
-  return "";
-}
-
 /// "fusec.add@3:8": the op and where it is.
 std::string opRef(Operation *op) {
   std::string s;
@@ -84,12 +72,22 @@ void fusec::printFusionReport(llvm::raw_ostream &os, func::FuncOp func,
     os << "  low precision: " << lowOps << " of " << ops
        << " operations compute in f16/bf16 (" << casts << " casts)\n";
   for (auto [i, group] : llvm::enumerate(plan.groups)) {
-    os << "  fusion #" << i << " (" << kindName(group.kind) << ", "
+    os << "  fusion #" << i << " (" << fusionKindName(group.kind).data() << ", "
        << group.ops.size() << " ops): ";
     llvm::interleaveComma(group.ops, os,
                           [&](Operation *op) { os << opRef(op); });
     os << "\n    bytes in " << group.bytesIn << ", out " << group.bytesOut
        << ", saved ~" << group.bytesSaved << "\n";
+  }
+  for (const MatmulDecision &m : plan.matmuls) {
+    os << "  matmul " << opRef(m.matmul) << ": ";
+    if (m.epilogue.empty())
+      os << "no epilogue";
+    else
+      os << "with " << m.epilogue;
+    if (!m.stop.empty())
+      os << " (" << (m.epilogue.empty() ? "" : "stops: ") << m.stop << ")";
+    os << "\n";
   }
   if (plan.unfused.empty())
     return;
@@ -146,8 +144,8 @@ void fusec::printFusionDot(llvm::raw_ostream &os, func::FuncOp func,
   }
   for (auto [i, group] : llvm::enumerate(plan.groups))
     os << indent << "subgraph cluster_" << p << i << " {\n"
-       << indent << "  label=\"fusion #" << i << " (" << kindName(group.kind)
-       << ")\";\n"
+       << indent << "  label=\"fusion #" << i << " ("
+       << fusionKindName(group.kind).data() << ")\";\n"
        << indent << "  style=filled; color=\"#cfe2f3\";\n"
        << clusters[i] << indent << "}\n";
   // Loose ops sit at the function's level.

@@ -10,6 +10,7 @@
 #include "fusec/Dialect/Fusec/Transforms/MixedPrecision.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Passes.h"
+#include "fusec/Pass/PassOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -334,14 +335,11 @@ FailureOr<MixedPrecisionStats>
 fusec::applyMixedPrecision(Operation *anchor, ArrayRef<func::FuncOp> funcs,
                            const MixedPrecisionOptions &options) {
   MLIRContext *ctx = anchor->getContext();
-  Type low;
-  if (options.precision == "f16")
-    low = Float16Type::get(ctx);
-  else if (options.precision == "bf16")
-    low = BFloat16Type::get(ctx);
-  else
-    return anchor->emitError() << "mixed precision: '" << options.precision
-                               << "' is not f16 or bf16";
+  if (options.precision == LowPrecision::Off)
+    return MixedPrecisionStats();
+  Type low = options.precision == LowPrecision::F16
+                 ? Type(Float16Type::get(ctx))
+                 : Type(BFloat16Type::get(ctx));
   llvm::StringMap<OpClass> classes;
   for (auto [name, cls] : kDefaultClasses)
     classes[name] = cls;
@@ -411,22 +409,55 @@ namespace {
 
 struct FusecMixedPrecisionPass final
     : fusec::impl::FusecMixedPrecisionBase<FusecMixedPrecisionPass> {
-  using Base::Base;
+  explicit FusecMixedPrecisionPass(const MixedPrecisionOptions &o = {})
+      : options(*this, o) {}
+  FusecMixedPrecisionPass(const FusecMixedPrecisionPass &other)
+      : FusecMixedPrecisionBase(other), options(*this, other.options.value) {}
 
   void runOnOperation() override {
-    MixedPrecisionOptions options;
-    options.precision = precision;
-    setClassLists(options, allowOps, inferOps, denyOps, clearOps);
-    options.keepIOLowPrecision = keepIOLowPrecision;
     ModuleOp module = getOperation();
+    if (failed(options.load(module)))
+      return signalPassFailure();
     SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
     FailureOr<MixedPrecisionStats> stats =
-        applyMixedPrecision(module, funcs, options);
+        applyMixedPrecision(module, funcs, options.value);
     if (failed(stats))
       return signalPassFailure();
     numLowOps += stats->lowOps;
     numCasts += stats->casts;
   }
+
+  BoundPassOptions<MixedPrecisionOptions> options;
 };
 
 } // namespace
+
+std::unique_ptr<Pass>
+fusec::createFusecMixedPrecision(const MixedPrecisionOptions &options) {
+  return std::make_unique<FusecMixedPrecisionPass>(options);
+}
+
+void MixedPrecisionOptions::bindOptions(OptionBinder &binder) {
+  binder.group("mixed-precision",
+               "Mixed precision (`fusec-mixed-precision`, and the painting "
+               "of `fusec-train-step`)");
+  binder.choice("mixed-precision", precision,
+                {{LowPrecision::Off, "off", "everything stays f32"},
+                 {LowPrecision::F16, "f16", "float16, with loss scaling"},
+                 {LowPrecision::BF16, "bf16", "bfloat16"}},
+                "Run f32 computations in a low-precision type where it is "
+                "safe, accumulating in f32");
+  binder.flag("keep-io-low-precision", keepIOLowPrecision,
+              "Change the f32 arguments and results of the functions to the "
+              "low type (not for training steps)");
+  binder.list("mixed-precision-allow", allow,
+              "Operations moved to the allow class (always low precision)",
+              "op");
+  binder.list("mixed-precision-infer", infer,
+              "Operations moved to the infer class (follow their operands)",
+              "op");
+  binder.list("mixed-precision-deny", deny,
+              "Operations moved to the deny class (always f32)", "op");
+  binder.list("mixed-precision-clear", clear,
+              "Operations moved to the clear class (no numeric effect)", "op");
+}

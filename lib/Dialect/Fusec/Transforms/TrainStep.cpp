@@ -10,6 +10,7 @@
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Autodiff.h"
 #include "fusec/Dialect/Fusec/Transforms/Passes.h"
+#include "fusec/Pass/PassOptions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -76,11 +77,12 @@ struct Arith {
   }
 };
 
-LogicalResult parseScaleMode(Operation *anchor, const TrainStepOptions &o,
-                             ScaleMode &mode, double &staticScale) {
+LogicalResult parseScaleMode(Operation *anchor, const TrainingOptions &o,
+                             LowPrecision precision, ScaleMode &mode,
+                             double &staticScale) {
   StringRef spec = o.lossScale;
   if (spec == "default") {
-    mode = o.mixedPrecision == "f16" ? ScaleMode::Dynamic : ScaleMode::Off;
+    mode = precision == LowPrecision::F16 ? ScaleMode::Dynamic : ScaleMode::Off;
     return success();
   }
   if (spec == "off") {
@@ -105,12 +107,10 @@ LogicalResult parseScaleMode(Operation *anchor, const TrainStepOptions &o,
 /// rounds to an infinity would make every step non-finite).
 bool finiteInF32(double v) { return std::isfinite(float(v)); }
 
-LogicalResult checkOptions(Operation *anchor, const TrainStepOptions &o) {
+LogicalResult checkOptions(Operation *anchor, const TrainingOptions &o) {
   auto fail = [&](const Twine &what) {
     return anchor->emitError() << "train step: " << what;
   };
-  if (o.optimizer != "sgd" && o.optimizer != "adam")
-    return fail("optimizer '" + o.optimizer + "' is not sgd or adam");
   if (!finiteInF32(o.learningRate) || o.learningRate < 0)
     return fail("the learning rate must be a finite f32 and not negative");
   if (!finiteInF32(o.momentum) || o.momentum < 0)
@@ -121,45 +121,46 @@ LogicalResult checkOptions(Operation *anchor, const TrainStepOptions &o) {
     return fail("epsilon must be a finite f32 and not negative");
   if (!finiteInF32(o.weightDecay))
     return fail("the weight decay must be a finite f32");
-  if (o.mixedPrecision != "off" && o.mixedPrecision != "f16" &&
-      o.mixedPrecision != "bf16")
-    return fail("mixed precision '" + o.mixedPrecision +
-                "' is not off, f16 or bf16");
-  if (!isValidScale(o.initScale))
+  if (!isValidScale(o.lossScaleInit))
     return fail("the initial loss scale must be an f32 between 2^-126 and "
                 "its largest finite value");
-  if (!finiteInF32(o.growthFactor) || o.growthFactor < 1)
+  if (!finiteInF32(o.lossScaleGrowth) || o.lossScaleGrowth < 1)
     return fail("the growth factor must be a finite f32 of at least 1");
-  if (!(float(o.backoffFactor) > 0 && o.backoffFactor <= 1))
+  if (!(float(o.lossScaleBackoff) > 0 && o.lossScaleBackoff <= 1))
     return fail("the backoff factor must be in (0, 1] (and not 0 in f32)");
-  if (o.growthInterval < 1 || o.growthInterval > INT32_MAX)
+  if (o.lossScaleInterval < 1 || o.lossScaleInterval > INT32_MAX)
     return fail("the growth interval must be between 1 and 2^31 - 1");
   return success();
 }
 
 } // namespace
 
-FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
-                                              const TrainStepOptions &o) {
+FailureOr<func::FuncOp>
+fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
+                      const MixedPrecisionOptions &mixed) {
   MLIRContext *ctx = module.getContext();
-  auto func = module.lookupSymbol<func::FuncOp>(o.func);
+  auto func = module.lookupSymbol<func::FuncOp>(o.train);
   if (!func)
     return module.emitError()
-           << "train step: no function named '" << o.func << "'";
+           << "train step: no function named '" << o.train << "'";
   ScaleMode mode;
   double staticScale = 1;
   if (failed(checkOptions(func, o)) ||
-      failed(parseScaleMode(func, o, mode, staticScale)))
+      failed(parseScaleMode(func, o, mixed.precision, mode, staticScale)))
     return failure();
-  std::string stepName = o.func + "_train_step";
+  if (mixed.keepIOLowPrecision)
+    return func.emitError()
+           << "train step: keep-io-low-precision does not apply to training "
+              "steps (parameters are f32 master weights)";
+  std::string stepName = o.train + "_train_step";
   if (module.lookupSymbol(stepName))
     return func.emitError()
            << "train step: '" << stepName << "' already exists";
 
   // The gradient function, painted, is inlined into the step below.
-  std::string gradName = o.func + "_train_step_gradient";
+  std::string gradName = o.train + "_train_step_gradient";
   for (int i = 0; module.lookupSymbol(gradName); ++i)
-    gradName = o.func + "_train_step_gradient" + std::to_string(i);
+    gradName = o.train + "_train_step_gradient" + std::to_string(i);
   GradientOptions gradOptions;
   gradOptions.name = gradName;
   gradOptions.seedArgument = mode != ScaleMode::Off;
@@ -167,13 +168,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   if (failed(grad))
     return failure();
   llvm::scope_exit eraseGrad([&] { grad->erase(); });
-  if (o.mixedPrecision != "off") {
-    MixedPrecisionOptions mixed = o.mixed;
-    mixed.precision = o.mixedPrecision;
-    mixed.keepIOLowPrecision = false;
-    if (failed(applyMixedPrecision(func, {*grad}, mixed)))
-      return failure();
-  }
+  if (failed(applyMixedPrecision(func, {*grad}, mixed)))
+    return failure();
 
   // The signature (see the pass description).
   FunctionType lossType = func.getFunctionType();
@@ -184,7 +180,7 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     if (func.getArgAttr(i, kParamAttrName))
       params.push_back(i);
-  bool adam = o.optimizer == "adam";
+  bool adam = o.optimizer == Optimizer::Adam;
   bool velocity = !adam && o.momentum != 0;
   unsigned statesPerParam = adam ? 2 : velocity ? 1 : 0;
 
@@ -218,8 +214,8 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
   if (mode == ScaleMode::Dynamic) {
     scaleArg = argTypes.size();
     argTypes.push_back(scalar(f32));
-    argAttrs.push_back(stateAttrs("loss_scale.scale",
-                                  attrs.getF32FloatAttr(float(o.initScale))));
+    argAttrs.push_back(stateAttrs(
+        "loss_scale.scale", attrs.getF32FloatAttr(float(o.lossScaleInit))));
     goodArg = argTypes.size();
     argTypes.push_back(scalar(i32));
     argAttrs.push_back(
@@ -367,17 +363,17 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
     // and restarts the count; `growth-interval` good steps in a row
     // multiply it by the growth factor and restart the count.
     Value good = a.add(body->getArgument(goodArg), a.i32(1));
-    Value grow =
-        CompareOp::create(b, CmpPredicate::ge, good, a.i32(o.growthInterval));
+    Value grow = CompareOp::create(b, CmpPredicate::ge, good,
+                                   a.i32(o.lossScaleInterval));
     // A grown scale that overflows f32 is not taken (the count still
     // restarts), as in GradScaler: an infinite scale would skip every step.
-    Value larger = a.mul(scale, a.f32(o.growthFactor));
+    Value larger = a.mul(scale, a.f32(o.lossScaleGrowth));
     Value fits =
         CompareOp::create(b, CmpPredicate::lt, larger,
                           a.f32(std::numeric_limits<double>::infinity()));
     Value grown = a.select(grow, a.select(fits, larger, scale), scale);
     Value newScale =
-        a.select(finite, grown, a.mul(scale, a.f32(o.backoffFactor)));
+        a.select(finite, grown, a.mul(scale, a.f32(o.lossScaleBackoff)));
     Value newGood = a.select(finite, a.select(grow, a.i32(0), good), a.i32(0));
     results.push_back(newScale);
     resultAttrs.push_back(attrs.getDictionaryAttr(
@@ -402,30 +398,72 @@ FailureOr<func::FuncOp> fusec::buildTrainStep(ModuleOp module,
 
 namespace {
 
-struct FusecTrainStepPass final
-    : fusec::impl::FusecTrainStepBase<FusecTrainStepPass> {
-  using Base::Base;
-
-  void runOnOperation() override {
-    TrainStepOptions o;
-    o.func = func;
-    o.optimizer = optimizer;
-    o.learningRate = learningRate;
-    o.momentum = momentum;
-    o.beta1 = beta1;
-    o.beta2 = beta2;
-    o.epsilon = epsilon;
-    o.weightDecay = weightDecay;
-    o.mixedPrecision = mixedPrecision;
-    setClassLists(o.mixed, allowOps, inferOps, denyOps, clearOps);
-    o.lossScale = lossScale;
-    o.initScale = initScale;
-    o.growthFactor = growthFactor;
-    o.backoffFactor = backoffFactor;
-    o.growthInterval = growthInterval;
-    if (failed(buildTrainStep(getOperation(), o)))
-      signalPassFailure();
+/// What fusec-train-step binds: the training options and the painting.
+struct TrainStepPassOptions {
+  TrainingOptions training;
+  MixedPrecisionOptions mixed;
+  void bindOptions(OptionBinder &binder) {
+    training.bindOptions(binder);
+    mixed.bindOptions(binder);
   }
 };
 
+struct FusecTrainStepPass final
+    : fusec::impl::FusecTrainStepBase<FusecTrainStepPass> {
+  explicit FusecTrainStepPass(const TrainStepPassOptions &o = {})
+      : options(*this, o) {}
+  FusecTrainStepPass(const FusecTrainStepPass &other)
+      : FusecTrainStepBase(other), options(*this, other.options.value) {}
+
+  void runOnOperation() override {
+    if (failed(options.load(getOperation())) ||
+        failed(buildTrainStep(getOperation(), options.value.training,
+                              options.value.mixed)))
+      signalPassFailure();
+  }
+
+  BoundPassOptions<TrainStepPassOptions> options;
+};
+
 } // namespace
+
+std::unique_ptr<Pass>
+fusec::createFusecTrainStep(const TrainingOptions &training,
+                            const MixedPrecisionOptions &mixed) {
+  return std::make_unique<FusecTrainStepPass>(
+      TrainStepPassOptions{training, mixed});
+}
+
+void TrainingOptions::bindOptions(OptionBinder &binder) {
+  binder.group("training", "Training steps (`fusec-train-step`)");
+  binder.text("train", train,
+              "Build <FUNC>_train_step from the loss function FUNC (first "
+              "result a scalar loss, trainable arguments marked fusec.param)",
+              "FUNC");
+  binder.choice("optimizer", optimizer,
+                {{Optimizer::SGD, "sgd", "SGD with momentum"},
+                 {Optimizer::Adam, "adam", "Adam"}},
+                "Training: the optimizer");
+  binder.number("learning-rate", learningRate, "Training: the learning rate");
+  binder.number("momentum", momentum,
+                "SGD momentum (0: plain SGD, no velocity state)");
+  binder.number("beta1", beta1, "Adam: decay of the first moment");
+  binder.number("beta2", beta2, "Adam: decay of the second moment");
+  binder.number("epsilon", epsilon, "Adam: added to the denominator");
+  binder.number("weight-decay", weightDecay,
+                "L2 penalty added to the gradients (wd * p)");
+  binder.text("loss-scale", lossScale,
+              "Loss scaling: dynamic, static:VALUE, off, or default (dynamic "
+              "with mixed-precision=f16, else off)",
+              "mode");
+  binder.number("loss-scale-init", lossScaleInit,
+                "Dynamic loss scaling: the initial scale");
+  binder.number("loss-scale-growth", lossScaleGrowth,
+                "Dynamic loss scaling: scale multiplier after "
+                "loss-scale-interval good steps");
+  binder.number("loss-scale-backoff", lossScaleBackoff,
+                "Dynamic loss scaling: scale multiplier after a non-finite "
+                "gradient");
+  binder.integer("loss-scale-interval", lossScaleInterval,
+                 "Dynamic loss scaling: good steps before the scale grows", 1);
+}

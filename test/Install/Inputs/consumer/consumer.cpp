@@ -29,7 +29,7 @@ int main() {
   if (!module)
     return 1;
   mlir::PassManager pm(&context);
-  fusec::FusecPipelineOptions options;
+  fusec::PipelineOptions options;
   fusec::buildFusecPipeline(pm, options);
   if (mlir::failed(pm.run(*module)))
     return 1;

@@ -98,4 +98,16 @@ def Fusec_GeluApproximation : I32EnumAttr<"GeluApproximation",
   let cppNamespace = "::fusec";
 }
 
+// The kind of a fusion: the plain C++ enum fusec::FusionKind
+// (fusec/Support/FusionKind.h), which the runtime shares, stored as an i32.
+def Fusec_FusionKindAttr : Attr<CPred<"::fusec::isFusionKindAttr($_self)">,
+                                "kind of fusion: loop, row_reduction, "
+                                "reduction or matmul"> {
+  let storageType = "::mlir::IntegerAttr";
+  let returnType = "::fusec::FusionKind";
+  let convertFromStorage = "static_cast<::fusec::FusionKind>($_self.getInt())";
+  let constBuilderCall =
+      "::fusec::getFusionKindAttr($_builder.getContext(), $0)";
+}
+
 #endif // FUSEC_DIALECT

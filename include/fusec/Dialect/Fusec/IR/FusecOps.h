@@ -15,6 +15,15 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "fusec/Dialect/Fusec/IR/FusecOpsEnums.h.inc"
+#include "fusec/Support/FusionKind.h"
+
+namespace fusec {
+/// Whether `attr` holds a FusionKind (the storage of `fusec.fusion`'s kind:
+/// an i32 IntegerAttr).
+bool isFusionKindAttr(mlir::Attribute attr);
+mlir::IntegerAttr getFusionKindAttr(mlir::MLIRContext *context,
+                                    FusionKind kind);
+} // namespace fusec
 
 #define GET_OP_CLASSES
 #include "fusec/Dialect/Fusec/IR/FusecOps.h.inc"

@@ -508,8 +508,28 @@ def Fusec_FusionOp : Fusec_Op<"fusion", [IsolatedFromAbove, SingleBlock]> {
     a program computes. Fusions are formed by `fusec-fuse-elementwise`; the
     body may hold any fusec operation except another fusion.
 
+    Its `kind`, decided by the fusion planner and read by code generation,
+    says what kernel it becomes (written after the op name; `loop` is the
+    default and is not printed), and the verifier checks that the body fits
+    it:
+
+    * `loop`: elementwise work and index arithmetic, no reduction or matmul:
+      a grid-stride loop over the outputs.
+    * `row_reduction`: exactly one reduction, of the innermost dimensions
+      with rows of more than one element: one block per row, the epilogue
+      (consumers of the reduced value) after the reduction.
+    * `reduction`: exactly one reduction of another kind: one thread per
+      output.
+    * `matmul`: one `fusec.matmul` and what cuBLASLt computes with it, in
+      this order: transposes of the last two dimensions of its operands
+      (read through the transpose flags), an optional cast of an f32 product
+      to the operands' f16/bf16 type, an optional `add` of a bias broadcast
+      along the rows (its value varies along the last dimension only), an
+      optional `relu` or tanh `gelu`, an optional final cast to f16/bf16;
+      each one's only user is the next, and the last is the only result.
+
     ```mlir
-    %r:2 = fusec.fusion (%x, %b) : (tensor<8x16xf32>, tensor<16xf32>)
+    %r:2 = fusec.fusion row_reduction (%x, %b) : (tensor<8x16xf32>, tensor<16xf32>)
         -> (tensor<8x16xf32>, tensor<8xf32>) {
     ^bb0(%a0: tensor<8x16xf32>, %a1: tensor<16xf32>):
       %0 = fusec.add %a0, %a1 : tensor<8x16xf32>, tensor<16xf32>
@@ -519,7 +539,9 @@ def Fusec_FusionOp : Fusec_Op<"fusion", [IsolatedFromAbove, SingleBlock]> {
     }
     ```
   }];
-  let arguments = (ins Variadic<Fusec_Tensor>:$inputs);
+  let arguments = (ins Variadic<Fusec_Tensor>:$inputs,
+                       DefaultValuedAttr<Fusec_FusionKindAttr,
+                                         "::fusec::FusionKind::Loop">:$kind);
   let results = (outs Variadic<Fusec_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
@@ -527,6 +549,9 @@ def Fusec_FusionOp : Fusec_Op<"fusion", [IsolatedFromAbove, SingleBlock]> {
   let extraClassDeclaration = [{
     /// The terminator of the body.
     YieldOp getYield();
+    /// The one reduction of a reduction or row_reduction fusion, the one
+    /// matmul of a matmul fusion; null for a loop fusion.
+    ::mlir::Operation *getAnchor();
   }];
 }
 

@@ -8,6 +8,8 @@
 #ifndef FUSEC_DIALECT_FUSEC_TRANSFORMS_AUTODIFF_H
 #define FUSEC_DIALECT_FUSEC_TRANSFORMS_AUTODIFF_H
 
+#include "fusec/Support/Options.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -17,6 +19,12 @@ namespace fusec {
 
 /// The unit argument attribute that marks a trainable parameter.
 inline constexpr llvm::StringLiteral kParamAttrName = "fusec.param";
+
+/// The options of `fusec-autodiff`.
+struct AutodiffOptions {
+  std::string suffix = "_grad";
+  void bindOptions(OptionBinder &binder);
+};
 
 struct GradientOptions {
   /// Name of the new function (must not exist in the module yet).

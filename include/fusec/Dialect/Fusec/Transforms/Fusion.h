@@ -10,6 +10,9 @@
 #ifndef FUSEC_DIALECT_FUSEC_TRANSFORMS_FUSION_H
 #define FUSEC_DIALECT_FUSEC_TRANSFORMS_FUSION_H
 
+#include "fusec/Support/FusionKind.h"
+#include "fusec/Support/Options.h"
+
 #include "mlir/IR/Block.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/DenseMap.h"
@@ -27,34 +30,34 @@ class FuncOp;
 
 namespace fusec {
 
+/// The options of fusion (`fusec-fuse-elementwise`, the `fusec` command
+/// line and the pipeline share this one declaration).
 struct FusionOptions {
   /// A kernel launch, expressed as the bytes of memory traffic that take as
   /// long (a few microseconds at a few TB/s).
   int64_t launchCostBytes = 16 * 1024;
   /// Largest number of operations in one fusion (kernel size and compile
   /// time stay bounded).
-  int64_t maxOpsPerFusion = 256;
+  int64_t maxOps = 256;
   /// Constants with at most this many elements (and splats of any size) are
   /// copied into the kernels that use them instead of being read from memory.
-  int64_t maxInlineConstantElements = 16;
+  int64_t inlineConstantElements = 16;
   /// Duplicate cheap producers into several kernels when that saves traffic.
-  bool duplicateCheapProducers = true;
+  bool duplicate = true;
   /// Merge kernels into multi-output fusions (producers needed outside their
   /// consumer's kernel; siblings reading the same input).
   bool multiOutput = true;
   /// Visits allowed per acyclicity query before giving up and refusing the
   /// merge (keeps the pass linear on adversarial graphs).
   int64_t reachabilityBudget = 4096;
+  /// Fold bias additions, relu/tanh-gelu and result casts into matmuls
+  /// (cuBLASLt epilogues), and transposes of their operands.
+  bool matmulEpilogues = true;
   /// Record why each unfused producer-consumer edge was not fused
-  /// (FusionPlan::unfused), for reports.
+  /// (FusionPlan::unfused), for reports. Not a user option.
   bool explain = true;
-};
 
-/// What a planned kernel computes.
-enum class FusionKind {
-  Loop,      // elementwise and index arithmetic over one iteration space
-  Reduction, // one reduction with its producers fused in (input fusion)
-  RowReductionEpilogue, // a row reduction followed by consumers of its result
+  void bindOptions(OptionBinder &binder);
 };
 
 struct FusionGroup {
@@ -81,21 +84,47 @@ struct UnfusedEdge {
   std::string reason;
 };
 
+/// What a matmul computes with cuBLASLt, and why it does no more.
+struct MatmulDecision {
+  mlir::Operation *matmul;
+  /// What its step absorbs, e.g. "transposed rhs, bias, relu, f16 result";
+  /// empty when nothing.
+  std::string epilogue;
+  /// Why the step stops there: the next operation's refusal, "its result
+  /// is returned", "matmul epilogues are off", ...
+  std::string stop;
+};
+
 struct FusionPlan {
   std::vector<FusionGroup> groups;
   std::vector<UnfusedEdge> unfused;
+  /// One per matmul of the block, in block order.
+  std::vector<MatmulDecision> matmuls;
   /// Kernel launches without and with fusion (matmuls, unfused ops and
   /// fusions; constants and reshapes cost none).
   int64_t kernelsBefore = 0, kernelsAfter = 0;
+};
+
+/// Told the plan of each function body the fusion pass fuses, before the
+/// plan is applied (so the operations are still where they were): how
+/// `fusec --emit=report|dot` explains the pass's own decisions. Called from
+/// the pass manager's threads: implementations synchronise.
+class FusionObserver {
+public:
+  virtual ~FusionObserver();
+  virtual void planned(mlir::func::FuncOp func, const FusionPlan &plan) = 0;
 };
 
 /// Kernel launches of `block` without fusion: every operation except
 /// constants, reshapes (free) and the terminator.
 int64_t countKernels(mlir::Block &block);
 
-/// Rewrites that prepare a block for planning: splits become slices, cheap
-/// producers used by several fusible consumers are duplicated per consumer
-/// when the cost model says so. Returns the number of operations added.
+/// Rewrites that prepare a block for planning: splits become slices,
+/// integer matmuls (which cuBLASLt does not compute) become a broadcast
+/// multiply and a sum over K (a reduction kernel, exact: integer sums wrap
+/// in any order), cheap producers used by several fusible consumers are
+/// duplicated per consumer when the cost model says so. Returns the number
+/// of operations added.
 int64_t prepareForFusion(mlir::Block &block, const FusionOptions &options);
 
 /// Plans the kernels of `block` (a function body). Pure analysis.

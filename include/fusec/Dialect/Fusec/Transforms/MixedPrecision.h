@@ -8,6 +8,8 @@
 #ifndef FUSEC_DIALECT_FUSEC_TRANSFORMS_MIXEDPRECISION_H
 #define FUSEC_DIALECT_FUSEC_TRANSFORMS_MIXEDPRECISION_H
 
+#include "fusec/Support/Options.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -18,25 +20,21 @@ namespace fusec {
 
 enum class PrecisionClass { Allow, Infer, Deny, Clear };
 
+/// The low-precision type, or Off (nothing is painted).
+enum class LowPrecision { Off, F16, BF16 };
+
+/// The options of mixed precision (`fusec-mixed-precision`,
+/// `fusec-train-step`, the `fusec` command line and the pipeline share this
+/// one declaration).
 struct MixedPrecisionOptions {
-  /// "f16" or "bf16".
-  std::string precision = "f16";
-  /// Operation names (without "fusec.") moved to each class.
-  std::vector<std::string> allow, infer, deny, clear;
+  LowPrecision precision = LowPrecision::Off;
   /// Change f32 arguments and results of the functions to the low type.
   bool keepIOLowPrecision = false;
-};
+  /// Operation names (without "fusec.") moved to each class.
+  std::vector<std::string> allow, infer, deny, clear;
 
-/// Sets the class lists of `options` from a pass's list options (any
-/// ranges of strings: fusec-mixed-precision, fusec-train-step).
-template <typename List>
-void setClassLists(MixedPrecisionOptions &options, const List &allow,
-                   const List &infer, const List &deny, const List &clear) {
-  options.allow.assign(allow.begin(), allow.end());
-  options.infer.assign(infer.begin(), infer.end());
-  options.deny.assign(deny.begin(), deny.end());
-  options.clear.assign(clear.begin(), clear.end());
-}
+  void bindOptions(OptionBinder &binder);
+};
 
 struct MixedPrecisionStats {
   int64_t lowOps = 0;

@@ -42,12 +42,9 @@ def FusecFoldConcatSplit : Pass<"fusec-fold-concat-split"> {
 
     Nothing here splits a matrix product: `matmul(x, concat(wq, wk, wv))`
     followed by slices of the result stays one matmul.
+
+    Options: [fold](FusecOptions.md#fold).
   }];
-  let options = [
-    Option<"reassociate", "reassociate", "bool", /*default=*/"true",
-           "Allow rewrites that reassociate f32 sums (reduce_sum of a "
-           "concat)">
-  ];
   let dependentDialects = ["::fusec::FusecDialect"];
 }
 
@@ -56,66 +53,67 @@ def FusecFuseElementwise : Pass<"fusec-fuse-elementwise",
   let summary = "Group operations into fusion regions, one GPU kernel each";
   let description = [{
     Decides which operations run together as one kernel and wraps each group
-    in a `fusec.fusion`. Every fusible operation ends up in exactly one
-    fusion (possibly alone), except reshapes left on their own, which are
-    free views; `fusec.matmul` and non-fusec operations are
-    kernel boundaries; constants are copied into the kernels that use them
-    when small (splats, or at most `inline-constant-elements` elements).
+    in a `fusec.fusion` whose `kind` (loop, row_reduction, reduction,
+    matmul) says what it becomes. Every fusible operation ends up in exactly
+    one fusion (possibly alone), except reshapes left on their own, which
+    are free views; non-fusec operations are kernel boundaries; constants
+    are copied into the kernels that use them when small (splats, or at
+    most `fusion-inline-constant-elements` elements).
 
     1. *Preparation.* `split` becomes one `slice` per piece (index
-       arithmetic that fuses). A cheap producer used by several fusible
-       consumers is duplicated into each when that moves fewer bytes: with
-       k fusible users and no other, the copies read its inputs k times
-       instead of the producer reading them once, writing its result, the
-       users reading that k times, plus a launch; when other users keep the
-       original, only if its inputs are no larger than its result.
-       Expensive operations (`exp`, `log`, `tanh`, `erf`, `pow`, `sigmoid`,
-       `gelu`) are never duplicated.
-    2. *Producer-consumer fusion*, from the last operation to the first: a
+       arithmetic that fuses). An integer `matmul` (which cuBLASLt does not
+       compute) becomes a broadcast `mul` summed over K, which fuses into
+       one reduction kernel; the result is exact, since integer sums wrap
+       in any order. A cheap producer used by several fusible consumers is
+       duplicated into each when that moves fewer bytes: with k fusible
+       users and no other, the copies read its inputs k times instead of the
+       producer reading them once, writing its result, the users reading
+       that k times, plus a launch; when other users keep the original, only
+       if its inputs are no larger than its result. Expensive operations
+       (`exp`, `log`, `tanh`, `erf`, `pow`, `sigmoid`, `gelu`) are never
+       duplicated.
+    2. *Matmul steps* (`fusion-matmul-epilogues`): each float `matmul`
+       becomes a `matmul` fusion, one cuBLASLt call, that absorbs what
+       cuBLASLt computes with the product: a transpose of the last two
+       dimensions of an operand (its transpose flag, when the matmul is the
+       transpose's only user), then, following the product through
+       operations that are each the only user of the previous one, a cast
+       of an f32 product to the operands' f16/bf16 type, an `add` of a bias
+       broadcast along the rows (the BIAS epilogue), `relu` or the tanh form
+       of `gelu` (RELU_BIAS, GELU_BIAS; the erf form has no epilogue and
+       fuses into its consumer's kernel), and a final cast to the operands'
+       f16/bf16 type (a D type other than the f32 compute type). Nothing
+       else joins a matmul step.
+    3. *Producer-consumer fusion*, from the last operation to the first: a
        producer joins its consumer's kernel once all of its users are in
        that kernel. Elementwise operations, `compare`/`select`/`cast`,
        `broadcast_to`, `reshape`, `transpose`, `slice` and `concat` join as
        index arithmetic. A reduction starts a kernel and its producers join
        it (input fusion); an elementwise consumer of a *row* reduction (one
-       reducing the innermost dimensions), or a reshape or broadcast of its
-       result, takes the reduction into its kernel (epilogue fusion), at
-       most one reduction per kernel. An
+       reducing the innermost dimensions, rows of more than one element),
+       or a reshape or broadcast of its result, takes the reduction into
+       its kernel (epilogue fusion), at most one reduction per kernel. An
        expensive producer whose result is broadcast in the consumer's kernel
        is not fused (it would be recomputed per element). Kernels hold at
-       most `max-ops` operations.
-    3. *Multi-output fusion*: a producer kernel whose result is also needed
+       most `fusion-max-ops` operations.
+    4. *Multi-output fusion*: a producer kernel whose result is also needed
        elsewhere joins a consumer kernel over the same number of elements as
        an extra output; sibling kernels over the same number of elements
-       that read the same input of at least `launch-cost-bytes` bytes merge.
-       These merges are checked for cycles on the graph of kernels, kept in
-       a topological order that every merge repairs locally (Pearce and
-       Kelly), so that a check only searches the kernels between the two
-       being merged; past `reachability-budget` visits the merge is refused.
+       that read the same input of at least `fusion-launch-cost-bytes` bytes
+       merge. These merges are checked for cycles on the graph of kernels,
+       kept in a topological order that every merge repairs locally (Pearce
+       and Kelly), so that a check only searches the kernels between the two
+       being merged; past `fusion-reachability-budget` visits the merge is
+       refused.
 
     Kernels are formed so that no cycle between them is possible, and every
     decision has a reason: `fusec --emit=report` prints, per function, the
-    kernels before and after fusion, each fusion's operations and bytes, and
-    why each remaining producer-consumer edge was not fused.
+    kernels before and after fusion, each fusion's operations and bytes, what
+    each matmul step absorbed and why it stops there, and why each remaining
+    producer-consumer edge was not fused.
+
+    Options: [fusion](FusecOptions.md#fusion).
   }];
-  let options = [
-    Option<"launchCostBytes", "launch-cost-bytes", "int64_t",
-           /*default=*/"16384",
-           "Cost of a kernel launch, in bytes of memory traffic">,
-    Option<"maxOps", "max-ops", "int64_t", /*default=*/"256",
-           "Most operations in one fusion">,
-    Option<"inlineConstantElements", "inline-constant-elements", "int64_t",
-           /*default=*/"16",
-           "Constants with at most this many elements are copied into "
-           "kernels">,
-    Option<"duplicate", "duplicate", "bool", /*default=*/"true",
-           "Duplicate cheap producers into several kernels when it saves "
-           "traffic">,
-    Option<"multiOutput", "multi-output", "bool", /*default=*/"true",
-           "Form multi-output fusions">,
-    Option<"reachabilityBudget", "reachability-budget", "int64_t",
-           /*default=*/"4096",
-           "Visits allowed per cycle check before a merge is refused">
-  ];
   let dependentDialects = ["::fusec::FusecDialect"];
 }
 
@@ -158,20 +156,18 @@ def FusecAutodiff : Pass<"fusec-autodiff", "mlir::ModuleOp"> {
     (a cast from a float to `i32`/`i64`, a call, a fusion, an operation of
     another dialect) is an error at its location, and so is a gradient
     function name that is taken.
+
+    Options: [autodiff](FusecOptions.md#autodiff).
   }];
-  let options = [
-    Option<"suffix", "suffix", "std::string", /*default=*/"\"_grad\"",
-           "Name suffix of the gradient functions">
-  ];
   let dependentDialects = ["::fusec::FusecDialect"];
 }
 
 def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
   let summary = "Run f32 graphs in float16 or bfloat16 where it is safe";
   let description = [{
-    Paints the f32 operations of every function to run in `precision`
-    (f16 or bf16) or to stay in f32, in the manner of TensorFlow's automatic
-    mixed precision. Each fusec operation is in one class:
+    Paints the f32 operations of every function to run in `mixed-precision`
+    (f16 or bf16; `off`, the default, paints nothing) or to stay in f32, in
+    the manner of TensorFlow's automatic mixed precision. Each fusec operation is in one class:
 
     * **allow** (`matmul`): always low precision. Operands are cast to the
       low type and the product is returned in f32 (its f32 accumulation,
@@ -191,7 +187,8 @@ def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
       representable in the low type), so that a clear operation never
       rounds a value.
 
-    The lists are options (`allow`, `infer`, `deny`, `clear`, operation
+    The lists are options (`mixed-precision-allow`, `-infer`, `-deny`,
+    `-clear`, operation
     names without the `fusec.` prefix): naming an operation moves it to that
     class. A reduction moved to infer or clear that sums (`reduce_sum`,
     `reduce_mean`) reads its low-precision input, accumulates and returns
@@ -204,22 +201,9 @@ def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
     unless `keep-io-low-precision` is set, which changes f32 arguments and
     results to the low type. The pass runs before fusion, so the casts fuse
     into the kernels around them.
+
+    Options: [mixed precision](FusecOptions.md#mixed-precision).
   }];
-  let options = [
-    Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
-           "Low-precision type: f16 or bf16">,
-    ListOption<"allowOps", "allow", "std::string",
-               "Operations moved to the allow class">,
-    ListOption<"inferOps", "infer", "std::string",
-               "Operations moved to the infer class">,
-    ListOption<"denyOps", "deny", "std::string",
-               "Operations moved to the deny class">,
-    ListOption<"clearOps", "clear", "std::string",
-               "Operations moved to the clear class">,
-    Option<"keepIOLowPrecision", "keep-io-low-precision", "bool",
-           /*default=*/"false",
-           "Change f32 function arguments and results to the low type">
-  ];
   let statistics = [
     Statistic<"numLowOps", "low-precision-ops",
               "Operations painted to run in low precision">,
@@ -231,8 +215,8 @@ def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
 def FusecTrainStep : Pass<"fusec-train-step", "mlir::ModuleOp"> {
   let summary = "Build a training step: forward, backward, optimizer update";
   let description = [{
-    From the loss function `func` (see `fusec-autodiff`), adds
-    `<func>_train_step`, one step of training whose state is all in its
+    From the loss function `train` (see `fusec-autodiff`), adds
+    `<train>_train_step`, one step of training whose state is all in its
     arguments and results, so that the caller owns it:
 
     * arguments: the loss function's arguments, in order (the `fusec.param`
@@ -265,55 +249,14 @@ def FusecTrainStep : Pass<"fusec-train-step", "mlir::ModuleOp"> {
     fused check (a max of |g| over all gradients) decides whether all are
     finite. If not, the step is skipped: parameters, optimizer state and
     step count are returned bit-identical, and a dynamic scale is multiplied
-    by `backoff-factor` and the count of good steps reset. After
-    `growth-interval` consecutive good steps the scale is multiplied by
-    `growth-factor` (unless that overflows f32) and the count restarts, as
+    by `loss-scale-backoff` and the count of good steps reset. After
+    `loss-scale-interval` consecutive good steps the scale is multiplied by
+    `loss-scale-growth` (unless that overflows f32) and the count restarts, as
     PyTorch's GradScaler does (the defaults are its own).
+
+    Options: [training](FusecOptions.md#training) and
+    [mixed precision](FusecOptions.md#mixed-precision).
   }];
-  let options = [
-    Option<"func", "func", "std::string", /*default=*/"\"\"",
-           "The loss function">,
-    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
-           "sgd or adam">,
-    Option<"learningRate", "learning-rate", "double", /*default=*/"0.01",
-           "Learning rate">,
-    Option<"momentum", "momentum", "double", /*default=*/"0.9",
-           "SGD momentum (0: plain SGD, no velocity state)">,
-    Option<"beta1", "beta1", "double", /*default=*/"0.9",
-           "Adam: decay of the first moment">,
-    Option<"beta2", "beta2", "double", /*default=*/"0.999",
-           "Adam: decay of the second moment">,
-    Option<"epsilon", "epsilon", "double", /*default=*/"1e-8",
-           "Adam: added to the denominator">,
-    Option<"weightDecay", "weight-decay", "double", /*default=*/"0",
-           "L2 penalty added to the gradient (wd * p)">,
-    Option<"mixedPrecision", "mixed-precision", "std::string",
-           /*default=*/"\"off\"",
-           "Paint forward and backward: off, f16 or bf16">,
-    ListOption<"allowOps", "allow", "std::string",
-               "Mixed precision: operations moved to the allow class">,
-    ListOption<"inferOps", "infer", "std::string",
-               "Mixed precision: operations moved to the infer class">,
-    ListOption<"denyOps", "deny", "std::string",
-               "Mixed precision: operations moved to the deny class">,
-    ListOption<"clearOps", "clear", "std::string",
-               "Mixed precision: operations moved to the clear class">,
-    Option<"lossScale", "loss-scale", "std::string",
-           /*default=*/"\"default\"",
-           "dynamic, static:VALUE, off, or default (dynamic for f16, off "
-           "otherwise)">,
-    Option<"initScale", "init-scale", "double", /*default=*/"65536",
-           "Dynamic loss scaling: the initial scale">,
-    Option<"growthFactor", "growth-factor", "double", /*default=*/"2",
-           "Dynamic loss scaling: scale multiplier after growth-interval "
-           "good steps">,
-    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
-           "Dynamic loss scaling: scale multiplier after a non-finite "
-           "gradient">,
-    Option<"growthInterval", "growth-interval", "int64_t",
-           /*default=*/"2000",
-           "Dynamic loss scaling: good steps before the scale grows">
-  ];
   let dependentDialects = ["::fusec::FusecDialect"];
 }
 

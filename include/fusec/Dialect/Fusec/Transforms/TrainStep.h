@@ -25,27 +25,35 @@ inline constexpr llvm::StringLiteral kSkippedAttrName = "fusec.skipped";
 inline constexpr llvm::StringLiteral kLossScaleAttrName = "fusec.loss_scale";
 inline constexpr llvm::StringLiteral kStateAttrName = "fusec.state";
 
-struct TrainStepOptions {
-  std::string func;
-  std::string optimizer = "sgd"; // sgd | adam
+enum class Optimizer { SGD, Adam };
+
+/// The options of training (`fusec-train-step`, the `fusec` command line and
+/// the pipeline share this one declaration). The painting of the forward and
+/// backward computation is a MixedPrecisionOptions of its own.
+struct TrainingOptions {
+  /// The loss function; empty: no training step.
+  std::string train;
+  Optimizer optimizer = Optimizer::SGD;
   double learningRate = 0.01;
   double momentum = 0.9;
   double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
   double weightDecay = 0;
-  /// off | f16 | bf16; `precision` of `mixed` is set from it.
-  std::string mixedPrecision = "off";
-  MixedPrecisionOptions mixed;
-  /// dynamic | static:VALUE | off | default.
+  /// dynamic | static:VALUE | off | default (dynamic for f16, else off).
   std::string lossScale = "default";
-  double initScale = 65536, growthFactor = 2, backoffFactor = 0.5;
-  int64_t growthInterval = 2000;
+  double lossScaleInit = 65536, lossScaleGrowth = 2, lossScaleBackoff = 0.5;
+  int64_t lossScaleInterval = 2000;
+
+  void bindOptions(OptionBinder &binder);
 };
 
-/// Adds `<func>_train_step` to `module` and returns it; on bad options or a
+/// Adds `<train>_train_step` to `module` and returns it; on bad options or a
 /// function that cannot be differentiated, emits an error and fails with
-/// the module unchanged.
+/// the module unchanged. `mixed` paints the forward and backward
+/// computation (keep-io-low-precision does not apply: parameters are f32
+/// master weights).
 mlir::FailureOr<mlir::func::FuncOp>
-buildTrainStep(mlir::ModuleOp module, const TrainStepOptions &options);
+buildTrainStep(mlir::ModuleOp module, const TrainingOptions &options,
+               const MixedPrecisionOptions &mixed);
 
 } // namespace fusec
 

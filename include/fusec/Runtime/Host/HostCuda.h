@@ -5,7 +5,7 @@
 // generated kernel can be tested anywhere:
 //
 //   c++ -std=c++17 -O1 -shared -fPIC -DFUSEC_HOST
-//       -include fusec/Runtime/HostCuda.h -x c++ kernels.cu -o kernels.so
+//       -include fusec/Runtime/Host/HostCuda.h -x c++ kernels.cu -o kernels.so
 //
 // (`-x c++` because g++ does not know the .cu suffix.) Header-only, plain
 // C++17 + POSIX (mmap; ucontext where no fast context switch is available),
@@ -108,8 +108,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSEC_RUNTIME_HOSTCUDA_H
-#define FUSEC_RUNTIME_HOSTCUDA_H
+#ifndef FUSEC_RUNTIME_HOST_HOSTCUDA_H
+#define FUSEC_RUNTIME_HOST_HOSTCUDA_H
 
 #include <cmath>
 #include <cstdarg>
@@ -1187,4 +1187,4 @@ template <typename T> inline T __ldg(const T *p) { return *p; }
 
 #pragma GCC visibility pop
 
-#endif // FUSEC_RUNTIME_HOSTCUDA_H
+#endif // FUSEC_RUNTIME_HOST_HOSTCUDA_H

@@ -1,0 +1,93 @@
+//===- Session.h - Loading models, collecting diagnostics -------*- C++ -*-===//
+//
+// The library under the tools and the Python bindings. A Session owns an
+// MLIRContext with fusec's dialects and the source buffers of the models it
+// loads, and collects every diagnostic (rendered as `file:line:col: error:
+// ...` with the source line) instead of printing it; a Model is one loaded
+// module. Loading recognizes the format from the content: MLIR text or
+// bytecode in the fusec or TOSA dialects today.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_DRIVER_SESSION_H
+#define FUSEC_DRIVER_SESSION_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fusec {
+
+struct Diagnostic {
+  enum class Severity { Error, Warning, Note, Remark };
+  Severity severity = Severity::Error;
+  /// "file:line:col", or empty without a location.
+  std::string location;
+  std::string message;
+  /// As a terminal shows it: "file:line:col: error: message", the source
+  /// line and a caret, then the notes.
+  std::string rendered;
+};
+
+class Model;
+
+class Session {
+public:
+  Session();
+  ~Session();
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  mlir::MLIRContext &getContext() { return *context; }
+
+  /// The diagnostics emitted since the last call, in order.
+  std::vector<Diagnostic> takeDiagnostics();
+  bool hasErrors() const { return errors > 0; }
+  /// Records an error without a location, rendered "<who>: error: ...".
+  void error(const std::string &message, const std::string &who = "fusec");
+
+  /// Loads the model in file `path` ("-" is stdin).
+  mlir::FailureOr<Model> loadFile(const std::string &path);
+  /// Loads a model from memory; `buffer`'s identifier names it in
+  /// diagnostics.
+  mlir::FailureOr<Model> loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+private:
+  struct Handler;
+  std::unique_ptr<mlir::MLIRContext> context;
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<Handler> handler;
+  std::vector<Diagnostic> diagnostics;
+  int64_t errors = 0;
+};
+
+/// One loaded module, valid while its Session lives.
+class Model {
+public:
+  Model(mlir::OwningOpRef<mlir::ModuleOp> module, std::string name);
+  Model(Model &&) = default;
+  Model &operator=(Model &&) = default;
+
+  mlir::ModuleOp getModule() { return *module; }
+  /// Where it came from (the file name), for messages.
+  const std::string &getName() const { return name; }
+
+  /// `name` when not empty, else the only public function with a body; an
+  /// error at the module otherwise.
+  mlir::FailureOr<mlir::func::FuncOp> findEntry(llvm::StringRef name);
+
+private:
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::string name;
+};
+
+} // namespace fusec
+
+#endif // FUSEC_DRIVER_SESSION_H

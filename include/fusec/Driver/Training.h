@@ -1,0 +1,82 @@
+//===- Training.h - Running training steps ----------------------*- C++ -*-===//
+//
+// The calling convention of a `<loss>_train_step` function (built by
+// fusec-train-step, see its description) in one place: which arguments are
+// the user's (the loss function's), which are optimizer and loss-scaling
+// state with their initial values, which result replaces which argument,
+// and where the loss, the scale and the skip flag are. The signature is
+// read from the step function's attributes once (trainStepSignature) into
+// a plain struct; the loop (runTraining) is plain C++ over any function
+// that runs one step, so the interpreter, the host device and a GPU run
+// training the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_DRIVER_TRAINING_H
+#define FUSEC_DRIVER_TRAINING_H
+
+#include "fusec/Support/Buffer.h"
+#include "fusec/Support/Options.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fusec {
+
+struct TrainStepSignature {
+  /// The loss function's arguments come first: the caller gives these.
+  int64_t userArguments = 0;
+  /// The state arguments after them, each a splat of `initial`.
+  struct State {
+    DType dtype = DType::F32;
+    Shape shape;
+    double initial = 0;
+  };
+  std::vector<State> state;
+  /// Per result: the argument it replaces in the next step, or -1.
+  std::vector<int64_t> updates;
+  int64_t lossResult = 0, scaleResult = -1, skippedResult = -1;
+  /// The arguments marked fusec.param (the trained parameters), in order.
+  std::vector<int64_t> params;
+};
+
+/// The signature of `<loss>_train_step` in `module`, or an error at the
+/// function (a missing step, state of a type without an initial value).
+mlir::FailureOr<TrainStepSignature> trainStepSignature(mlir::ModuleOp module,
+                                                       llvm::StringRef loss);
+
+struct TrainLoopOptions {
+  int64_t steps = 1;
+  void bindOptions(OptionBinder &binder);
+};
+
+/// What one step reports.
+struct StepReport {
+  int64_t step = 0; // 1-based.
+  double loss = 0;
+  /// The scale the step used; nullopt without loss scaling.
+  std::optional<double> scale;
+  bool skipped = false;
+};
+
+/// Runs `steps` steps: `args` holds the user's arguments, to which the
+/// initial state is appended; each step's updated parameters and state feed
+/// the next. `step` runs the step function (false with `error` on
+/// failure); `report` is told about every step. On success `args` holds the
+/// final arguments; returns the number of skipped steps.
+std::optional<int64_t>
+runTraining(const TrainStepSignature &signature, std::vector<Buffer> &args,
+            int64_t steps,
+            const std::function<std::optional<std::vector<Buffer>>(
+                const std::vector<Buffer> &, std::string &)> &step,
+            const std::function<void(const StepReport &)> &report,
+            BufferAllocator &allocator, std::string &error);
+
+} // namespace fusec
+
+#endif // FUSEC_DRIVER_TRAINING_H

@@ -1,0 +1,109 @@
+//===- Device.h - What the executor needs from a device ---------*- C++ -*-===//
+//
+// The one seam between the plan executor (Executor.h) and the machines that
+// run plans: memory, copies, the kernels of an executable, and a recorded
+// list of steps replayed as a whole. The host device (Host/HostDevice.h)
+// runs the generated kernels compiled for the CPU and the cuBLASLt calls on
+// a reference GEMM; a CUDA device implements the same interface with the
+// driver API, cuBLASLt and CUDA graphs (a step list is a graph). Nothing
+// here assumes one device per process: a device is an object, and so is
+// everything loaded on it.
+//
+// Addresses are 64-bit device addresses (a CUdeviceptr on a GPU, a pointer
+// on the host); the executor only adds offsets to them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_RUNTIME_DEVICE_H
+#define FUSEC_RUNTIME_DEVICE_H
+
+#include "fusec/Runtime/Executable.h"
+#include "fusec/Runtime/Matmul.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fusec::rt {
+
+/// A block of device memory, freed with the object.
+class DeviceMemory {
+public:
+  virtual ~DeviceMemory();
+  virtual uint64_t address() const = 0;
+  virtual int64_t size() const = 0;
+};
+
+/// The kernels of one executable, loaded on a device.
+class DeviceKernels {
+public:
+  virtual ~DeviceKernels();
+};
+
+/// What the executor records into: the steps of a plan, with their
+/// arguments bound to device addresses.
+class StepRecorder {
+public:
+  virtual ~StepRecorder();
+  /// Launches kernel `kernel` (an index into the executable's kernels) with
+  /// one pointer argument per address.
+  virtual void launch(int64_t kernel, uint32_t grid, uint32_t block,
+                      const std::vector<uint64_t> &args) = 0;
+  /// One cublasLtMatmul call. `bias` is 0 without a bias epilogue.
+  virtual void matmul(const MatmulCall &call, uint64_t a, uint64_t b,
+                      uint64_t d, uint64_t bias, uint64_t workspace,
+                      int64_t workspaceBytes) = 0;
+  /// Sets `bytes` bytes at `address` to `value`.
+  virtual void fill(uint64_t address, int64_t bytes, uint8_t value) = 0;
+};
+
+/// A recorded step list (a CUDA graph on a GPU).
+class StepList {
+public:
+  virtual ~StepList();
+};
+
+class Device {
+public:
+  virtual ~Device();
+
+  /// For messages and reports: "host CPU", "NVIDIA H200 (device 0)".
+  virtual std::string name() const = 0;
+  /// Bytes this process may still allocate on the device (what the memory
+  /// plan is checked against when no limit is given).
+  virtual uint64_t availableBytes() const = 0;
+  /// Whether the executor should fill every temporary with 0xff bytes when
+  /// its live range starts (NaN floats, -1 integers, invalid i1), so that
+  /// a value read before it is written, a planning bug, shows in the
+  /// results. The host device does; a GPU, where it costs bandwidth, does
+  /// not.
+  virtual bool poisonsTemporaries() const = 0;
+
+  /// `bytes` bytes aligned to at least kArenaAlignment; nullptr with
+  /// `error` set when the device cannot allocate them.
+  virtual std::unique_ptr<DeviceMemory> allocate(int64_t bytes,
+                                                 std::string &error) = 0;
+  virtual bool upload(const DeviceMemory &to, int64_t offset, const void *from,
+                      int64_t bytes, std::string &error) = 0;
+  virtual bool download(const DeviceMemory &from, int64_t offset, void *to,
+                        int64_t bytes, std::string &error) = 0;
+
+  /// Loads the kernels of `exe` (its PTX, or their host build).
+  virtual std::unique_ptr<DeviceKernels> loadKernels(const Executable &exe,
+                                                     std::string &error) = 0;
+  /// Records the steps `record` issues, with `kernels`, into a list.
+  virtual std::unique_ptr<StepList>
+  record(const DeviceKernels &kernels,
+         const std::function<void(StepRecorder &)> &record,
+         std::string &error) = 0;
+  /// Runs a recorded list (asynchronously where the device allows).
+  virtual bool replay(StepList &list, std::string &error) = 0;
+  /// Waits until everything issued so far has finished.
+  virtual bool synchronize(std::string &error) = 0;
+};
+
+} // namespace fusec::rt
+
+#endif // FUSEC_RUNTIME_DEVICE_H

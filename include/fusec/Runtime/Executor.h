@@ -1,0 +1,87 @@
+//===- Executor.h - The one plan executor -----------------------*- C++ -*-===//
+//
+// Runs an executable on any Device, the same way on every device: checks
+// the memory the plan needs against the limit before allocating anything,
+// allocates exactly the plan (the arena, the constants, cuBLASLt's
+// workspace, the inputs), uploads the constants once, binds every step's
+// arguments to device addresses and records the step list once; each run
+// then checks and uploads the inputs, replays the list and downloads the
+// outputs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_RUNTIME_EXECUTOR_H
+#define FUSEC_RUNTIME_EXECUTOR_H
+
+#include "fusec/Runtime/Device.h"
+#include "fusec/Runtime/Executable.h"
+#include "fusec/Support/Buffer.h"
+#include "fusec/Support/Options.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fusec::rt {
+
+struct ExecutionOptions {
+  /// Most bytes an executable may hold on its device (arena, constants,
+  /// workspace and inputs); 0: what the device has available. The
+  /// interpreter reads it as its budget for live tensors.
+  uint64_t memoryLimit = 0;
+
+  void bindOptions(OptionBinder &binder);
+};
+
+/// The device memory an executable needs, each part a multiple of
+/// kArenaAlignment.
+struct MemoryNeeds {
+  int64_t arena = 0, constants = 0, workspace = 0, inputs = 0;
+  /// The sum; saturates at INT64_MAX.
+  int64_t total() const;
+};
+MemoryNeeds memoryNeeds(const Executable &exe);
+
+/// Whether the plan fits in `limit` bytes; if not, `error` gives the
+/// numbers and the step where the arena's peak is, e.g. "'f' needs 33560320
+/// bytes (32.0 MiB): arena 1536, constants 0, workspace 33554432, inputs
+/// 4352; the limit is 16777216 bytes (16.0 MiB); the arena's peak is at
+/// step 2 (matmul)".
+bool checkMemoryLimit(const Executable &exe, uint64_t limit,
+                      std::string &error);
+
+class LoadedExecutable {
+public:
+  /// Loads `exe` on `device`. Nothing is allocated when the plan does not
+  /// fit (checkMemoryLimit with options.memoryLimit, or the device's
+  /// available bytes).
+  static std::unique_ptr<LoadedExecutable> load(const Executable &exe,
+                                                Device &device,
+                                                const ExecutionOptions &options,
+                                                std::string &error);
+  ~LoadedExecutable();
+
+  /// Runs on `inputs`, one per entry argument (dtype and shape checked),
+  /// and returns the outputs as host buffers.
+  std::optional<std::vector<Buffer>> run(const std::vector<Buffer> &inputs,
+                                         std::string &error);
+
+  const Executable &executable() const { return exe; }
+
+private:
+  LoadedExecutable(const Executable &exe, Device &device);
+  uint64_t address(int64_t buffer) const;
+
+  Executable exe;
+  Device &device;
+  std::unique_ptr<DeviceMemory> arena, constants, workspace, inputs;
+  /// Offset of each constant in `constants`, of each input in `inputs`.
+  std::vector<int64_t> constantOffset, inputOffset;
+  std::unique_ptr<DeviceKernels> kernels;
+  std::unique_ptr<StepList> steps;
+};
+
+} // namespace fusec::rt
+
+#endif // FUSEC_RUNTIME_EXECUTOR_H

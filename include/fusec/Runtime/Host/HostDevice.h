@@ -1,0 +1,71 @@
+//===- HostDevice.h - Plans on the CPU --------------------------*- C++ -*-===//
+//
+// A Device that runs an executable's plan on the CPU, exactly as a GPU
+// runtime does (the same executor, arena layout, launch order, grid and
+// block sizes, arguments): the kernels are the generated CUDA C++ compiled
+// for the host (with -DFUSEC_HOST, through fusec/Runtime/Host/HostCuda.h,
+// into a shared library exporting `<kernel>_host(grid, block, args)`), the
+// matmul steps run their cuBLASLt calls on the reference GEMM
+// (ReferenceGemm.h). It poisons every temporary when its live range
+// starts. This is how the plan, every generated kernel and every cuBLASLt
+// description are tested without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_RUNTIME_HOST_HOSTDEVICE_H
+#define FUSEC_RUNTIME_HOST_HOSTDEVICE_H
+
+#include "fusec/Runtime/Device.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace fusec::rt {
+
+class HostDevice final : public Device {
+public:
+  /// A host device whose kernels come from the shared library at
+  /// `kernelLibrary`; nullptr with `error` set when it cannot be loaded.
+  static std::unique_ptr<HostDevice> create(const std::string &kernelLibrary,
+                                            std::string &error);
+  /// The host entry `<kernel>_host(grid, block, args)` of a kernel.
+  using KernelEntry = void (*)(unsigned grid, unsigned block, void **args);
+  /// A host device whose kernels `lookup` finds by name (nullptr when it
+  /// has none): kernels linked into the process, as tests do.
+  static std::unique_ptr<HostDevice>
+  create(std::function<KernelEntry(const std::string &name)> lookup,
+         std::string name);
+  ~HostDevice() override;
+
+  std::string name() const override;
+  uint64_t availableBytes() const override;
+  bool poisonsTemporaries() const override { return true; }
+  std::unique_ptr<DeviceMemory> allocate(int64_t bytes,
+                                         std::string &error) override;
+  bool upload(const DeviceMemory &to, int64_t offset, const void *from,
+              int64_t bytes, std::string &error) override;
+  bool download(const DeviceMemory &from, int64_t offset, void *to,
+                int64_t bytes, std::string &error) override;
+  std::unique_ptr<DeviceKernels> loadKernels(const Executable &exe,
+                                             std::string &error) override;
+  std::unique_ptr<StepList>
+  record(const DeviceKernels &kernels,
+         const std::function<void(StepRecorder &)> &record,
+         std::string &error) override;
+  bool replay(StepList &list, std::string &error) override;
+  bool synchronize(std::string &error) override { return true; }
+
+private:
+  HostDevice(std::function<KernelEntry(const std::string &)> lookup,
+             std::string source, void *handle);
+  std::function<KernelEntry(const std::string &)> lookup;
+  /// Where the kernels come from, for name().
+  std::string source;
+  /// The dlopen handle of the kernel library, or nullptr.
+  void *handle;
+};
+
+} // namespace fusec::rt
+
+#endif // FUSEC_RUNTIME_HOST_HOSTDEVICE_H

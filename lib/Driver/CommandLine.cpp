@@ -1,0 +1,179 @@
+//===- CommandLine.cpp - Options structs as LLVM command-line flags -------===//
+
+#include "fusec/Driver/CommandLine.h"
+
+namespace cl = llvm::cl;
+using namespace fusec;
+
+CommandLineBinder::CommandLineBinder() = default;
+CommandLineBinder::~CommandLineBinder() = default;
+
+llvm::StringRef CommandLineBinder::keep(std::string_view text) {
+  names.push_back(std::make_unique<std::string>(text));
+  return *names.back();
+}
+
+cl::OptionCategory &CommandLineBinder::category() {
+  if (categories.empty())
+    group("fusec", "fusec options");
+  return *categories.back();
+}
+
+void CommandLineBinder::group(std::string_view name,
+                              std::string_view description) {
+  categories.push_back(
+      std::make_unique<cl::OptionCategory>(keep(description), ""));
+}
+
+bool CommandLineBinder::owns(const cl::OptionCategory *c) const {
+  for (const auto &mine : categories)
+    if (mine.get() == c)
+      return true;
+  return false;
+}
+
+bool CommandLineBinder::given(std::string_view name) const {
+  for (const auto &o : owned)
+    if (o->ArgStr == llvm::StringRef(name.data(), name.size()))
+      return o->getNumOccurrences() > 0;
+  return false;
+}
+
+void CommandLineBinder::flag(std::string_view name, bool &value,
+                             std::string_view help) {
+  auto *on = new cl::opt<bool>(keep(name), cl::desc(keep(help)),
+                               cl::init(value), cl::cat(category()));
+  owned.emplace_back(on);
+  cl::opt<bool> *off = nullptr;
+  if (value) {
+    // On by default: `--no-NAME` turns it off (the later flag wins).
+    off = new cl::opt<bool>(keep("no-" + std::string(name)),
+                            cl::desc(keep("Turn off --" + std::string(name))),
+                            cl::init(false), cl::cat(category()));
+    owned.emplace_back(off);
+  }
+  loaders.push_back([on, off, &value] {
+    value = *on;
+    if (off && *off &&
+        (!on->getNumOccurrences() || off->getPosition() > on->getPosition()))
+      value = false;
+    return std::string();
+  });
+}
+
+void CommandLineBinder::integer(std::string_view name, int64_t &value,
+                                std::string_view help, int64_t minimum) {
+  auto *o = new cl::opt<int64_t>(keep(name), cl::desc(keep(help)),
+                                 cl::init(value), cl::cat(category()));
+  owned.emplace_back(o);
+  loaders.push_back([o, &value, minimum, n = std::string(name)] {
+    if (*o < minimum)
+      return "invalid value " + std::to_string(int64_t(*o)) + " for --" + n +
+             ": must be at least " + std::to_string(minimum);
+    value = *o;
+    return std::string();
+  });
+}
+
+void CommandLineBinder::number(std::string_view name, double &value,
+                               std::string_view help) {
+  auto *o = new cl::opt<double>(keep(name), cl::desc(keep(help)),
+                                cl::init(value), cl::cat(category()));
+  owned.emplace_back(o);
+  loaders.push_back([o, &value] {
+    value = *o;
+    return std::string();
+  });
+}
+
+void CommandLineBinder::text(std::string_view name, std::string &value,
+                             std::string_view help,
+                             std::string_view valueName) {
+  auto *o = new cl::opt<std::string>(keep(name), cl::desc(keep(help)),
+                                     cl::value_desc(keep(valueName)),
+                                     cl::init(value), cl::cat(category()));
+  owned.emplace_back(o);
+  loaders.push_back([o, &value] {
+    value = *o;
+    return std::string();
+  });
+}
+
+void CommandLineBinder::list(std::string_view name,
+                             std::vector<std::string> &value,
+                             std::string_view help, std::string_view valueName,
+                             bool commaSeparated) {
+  auto *o = new cl::list<std::string>(keep(name), cl::desc(keep(help)),
+                                      cl::value_desc(keep(valueName)),
+                                      cl::cat(category()));
+  if (commaSeparated)
+    o->setMiscFlag(cl::CommaSeparated);
+  owned.emplace_back(o);
+  loaders.push_back([o, &value] {
+    if (o->getNumOccurrences())
+      value.assign(o->begin(), o->end());
+    return std::string();
+  });
+}
+
+void CommandLineBinder::bytes(std::string_view name, uint64_t &value,
+                              std::string_view help,
+                              std::string_view zeroMeans) {
+  std::string desc = std::string(help);
+  if (!zeroMeans.empty())
+    desc += " (0: " + std::string(zeroMeans) + ")";
+  desc += "; bytes with an optional K/M/G suffix (default " +
+          formatByteCount(value) + ")";
+  auto *o = new cl::opt<std::string>(
+      keep(name), cl::desc(keep(desc)), cl::value_desc("size"),
+      cl::init(formatByteCount(value)), cl::cat(category()));
+  owned.emplace_back(o);
+  loaders.push_back(
+      [o, &value, zero = !zeroMeans.empty(), n = std::string(name)] {
+        std::optional<uint64_t> v = parseByteCount(o->getValue());
+        if (!v || (*v == 0 && !zero))
+          return "invalid --" + n + " '" + o->getValue() + "': expected a " +
+                 (zero ? "" : "positive ") +
+                 "byte count with an optional K/M/G suffix";
+        value = *v;
+        return std::string();
+      });
+}
+
+void CommandLineBinder::choice(std::string_view name, ChoiceRef value,
+                               std::string_view help) {
+  // A string checked on load, so that a bad value gets the message every
+  // binder gives (not llvm::cl's).
+  auto *o = new cl::opt<std::string>(
+      keep(name), cl::desc(keep(value.describe(help))),
+      cl::value_desc(keep(value.names())),
+      cl::init(std::string(value.currentName())), cl::cat(category()));
+  owned.emplace_back(o);
+  loaders.push_back([o, value, n = std::string(name)] {
+    return value.assign(n, o->getValue()).value_or("");
+  });
+}
+
+void CommandLineBinder::positional(std::string &value,
+                                   std::string_view valueName,
+                                   std::string_view defaultValue) {
+  auto *o = new cl::opt<std::string>(cl::Positional, cl::desc(keep(valueName)),
+                                     cl::init(std::string(defaultValue)),
+                                     cl::cat(category()));
+  owned.emplace_back(o);
+  loaders.push_back([o, &value] {
+    value = *o;
+    return std::string();
+  });
+}
+
+bool CommandLineBinder::load(std::string &error) const {
+  for (const auto &loader : loaders) {
+    std::string why = loader();
+    if (!why.empty()) {
+      error = why;
+      return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,360 @@
+//===- Invocation.cpp - What one `fusec` command does ---------------------===//
+
+#include "fusec/Driver/Invocation.h"
+#include "fusec/Codegen/KernelCache.h"
+#include "fusec/Driver/Report.h"
+#include "fusec/Interpreter/Interpreter.h"
+#include "fusec/Support/File.h"
+#include "fusec/Support/Npy.h"
+#include "fusec/Support/Results.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace fusec;
+
+void Invocation::bindOptions(OptionBinder &binder) {
+  binder.group("fusec", "The `fusec` tool: what to read, produce and run");
+  binder.text("o", output,
+              "Write the output here (default: stdout; with --run, only "
+              "when given)",
+              "path");
+  binder.choice(
+      "emit", emit,
+      {{Emit::MLIR, "mlir", "the optimized module (default)"},
+       {Emit::Report, "report",
+        "the decisions: kernels before/after fusion, each fusion, each "
+        "matmul step, why each edge was not fused, the memory plan"},
+       {Emit::Dot, "dot", "a Graphviz graph with one cluster per fusion"},
+       {Emit::Cuda, "cuda", "the generated CUDA C++ of the entry's kernels"},
+       {Emit::Ptx, "ptx", "the PTX of the entry's kernels (one module)"},
+       {Emit::Exec, "exec",
+        "the executable artifact (.fsx) of the entry: kernels' PTX and "
+        "host plan (needs -o)"}},
+      "What to produce");
+  binder.text("entry", entry,
+              "Function to run or compile (default: the only public one)",
+              "name");
+  binder.flag("run", run, "Execute the entry function");
+  binder.list("input", inputs,
+              "An .npy file per argument of the entry function, in order",
+              "path.npy", /*commaSeparated=*/false);
+  binder.text("output-dir", outputDir,
+              "Directory for result0.npy, result1.npy, ...", "dir");
+  binder.choice("backend", backend,
+                {{Backend::Auto, "auto",
+                  "the GPU when available, otherwise the interpreter"},
+                 {Backend::Interp, "interp", "the reference interpreter"},
+                 {Backend::GPU, "gpu", "the CUDA runtime"}},
+                "Where --run executes");
+  binder.flag("verify-each", verifyEach,
+              "Verify the IR after every pass, not only after the pipeline "
+              "(for debugging fusec itself)");
+  binder.flag("compile-stats", compileStats,
+              "Print kernel and cache statistics of code generation to "
+              "stderr");
+  pipeline.bindOptions(binder);
+  codegen.bindOptions(binder);
+  execution.bindOptions(binder);
+  trainLoop.bindOptions(binder);
+}
+
+FailureOr<std::vector<Buffer>> fusec::readInputs(func::FuncOp func,
+                                                 ArrayRef<std::string> paths,
+                                                 BufferAllocator &allocator) {
+  FunctionType type = func.getFunctionType();
+  if (paths.size() != type.getNumInputs())
+    return func.emitError() << "'" << func.getSymName() << "' takes "
+                            << type.getNumInputs() << " argument(s) but "
+                            << paths.size() << " --input file(s) were given";
+  std::vector<Buffer> args;
+  for (auto [i, path] : llvm::enumerate(paths)) {
+    std::string error;
+    Buffer buffer = readNpy(path, error, &allocator);
+    Location argLoc = func.getArgument(i).getLoc();
+    if (!buffer)
+      return emitError(argLoc) << "argument #" << i << " of '"
+                               << func.getSymName() << "': " << error;
+    if (std::optional<std::string> why =
+            mismatchWithType(buffer, type.getInput(i)))
+      return emitError(argLoc)
+             << "argument #" << i << " of '" << func.getSymName()
+             << "' of type " << type.getInput(i) << " does not match " << path
+             << ": " << *why;
+    args.push_back(std::move(buffer));
+  }
+  return args;
+}
+
+FailureOr<CompiledFunction>
+fusec::compileFunction(func::FuncOp func, const CodegenOptions &codegen,
+                       CodegenStage stage, PtxGrouping grouping) {
+  std::optional<TargetInfo> target = TargetInfo::get(codegen.gpuArch);
+  if (!target)
+    return func.emitError()
+           << "unsupported GPU architecture '" << codegen.gpuArch
+           << "' (supported: " << TargetInfo::supportedList() << ")";
+  CompileOptions options;
+  options.target = *target;
+  options.codegen = codegen;
+  FailureOr<CompiledFunction> compiled = planFunction(func, options);
+  if (failed(compiled) || stage == CodegenStage::Plan)
+    return compiled;
+  std::optional<KernelCache> cache;
+  if (codegen.cache.kernelCache) {
+    std::string dir = codegen.cache.kernelCacheDir.empty()
+                          ? KernelCache::defaultDirectory()
+                          : codegen.cache.kernelCacheDir;
+    if (StringRef(dir).equals_insensitive("off"))
+      dir.clear();
+    cache.emplace(dir, codegen.cache.kernelCacheSize);
+    options.cache = &*cache;
+  }
+  if (failed(compileToPtx(*compiled, options, func.getLoc(), grouping)))
+    return failure();
+  return compiled;
+}
+
+namespace {
+
+bool isCodegen(Emit emit) {
+  return emit == Emit::Cuda || emit == Emit::Ptx || emit == Emit::Exec;
+}
+
+void printStats(const Invocation &inv, const CompileStats &stats) {
+  if (!inv.compileStats)
+    return;
+  llvm::errs() << llvm::format(
+      "fusec: %lld launches, %lld distinct kernels in %lld PTX modules, "
+      "%lld matmuls; %lld modules from the kernel cache, %lld compiled by "
+      "NVRTC (%.1f ms NVRTC, %.1f ms wall)\n",
+      (long long)stats.launches, (long long)stats.distinctKernels,
+      (long long)stats.modules, (long long)stats.matmuls,
+      (long long)stats.cacheHits, (long long)stats.compiled,
+      stats.nvrtcSeconds * 1e3, stats.wallSeconds * 1e3);
+  if (!inv.codegen.cache.kernelCache)
+    return;
+  std::string dir = inv.codegen.cache.kernelCacheDir.empty()
+                        ? KernelCache::defaultDirectory()
+                        : inv.codegen.cache.kernelCacheDir;
+  bool memoryOnly = dir.empty() || StringRef(dir).equals_insensitive("off");
+  llvm::errs() << "fusec: kernel cache: "
+               << (memoryOnly ? "(memory only)" : dir) << "\n";
+}
+
+/// --emit=cuda|ptx|exec: the entry function's kernels and plan.
+LogicalResult generateCode(Invocation &inv, Model &model, std::string &out) {
+  FailureOr<func::FuncOp> entry = model.findEntry(inv.entry);
+  if (failed(entry))
+    return failure();
+  FailureOr<CompiledFunction> compiled = compileFunction(
+      *entry, inv.codegen,
+      inv.emit == Emit::Cuda ? CodegenStage::Plan : CodegenStage::Ptx,
+      inv.emit == Emit::Ptx ? PtxGrouping::OneModule
+                            : PtxGrouping::ContentDefined);
+  if (failed(compiled))
+    return failure();
+  if (inv.emit == Emit::Cuda) {
+    out = compiled->cudaSource();
+    return success();
+  }
+  printStats(inv, compiled->stats);
+  if (inv.emit == Emit::Ptx) {
+    out = compiled->executable.ptx.front();
+    return success();
+  }
+  // The plan must fit the limit before it is deployed anywhere.
+  std::string error;
+  if (inv.execution.memoryLimit &&
+      !rt::checkMemoryLimit(compiled->executable, inv.execution.memoryLimit,
+                            error))
+    return entry->emitError() << error;
+  out = rt::serializeExecutable(compiled->executable);
+  return success();
+}
+
+/// --train=FUNC --run: --steps steps on the interpreter, feeding each
+/// step's updated parameters and state to the next; prints the loss per
+/// step and writes the final parameters.
+LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
+                          llvm::raw_ostream &out) {
+  ModuleOp module = model.getModule();
+  const std::string &loss = inv.pipeline.training.train;
+  FailureOr<TrainStepSignature> sig = trainStepSignature(module, loss);
+  if (failed(sig))
+    return failure();
+  auto lossFunc = module.lookupSymbol<func::FuncOp>(loss);
+  auto step = module.lookupSymbol<func::FuncOp>(loss + "_train_step");
+  // Before training, not after N steps of it.
+  std::string error;
+  if (!createDirectories(inv.outputDir, error))
+    return module.emitError() << error;
+  FailureOr<std::vector<Buffer>> args =
+      readInputs(lossFunc, inv.inputs, interp.getAllocator());
+  if (failed(args))
+    return failure();
+  auto runStep = [&](const std::vector<Buffer> &stepArgs,
+                     std::string &) -> std::optional<std::vector<Buffer>> {
+    FailureOr<SmallVector<Buffer>> results = interp.run(step, stepArgs);
+    if (failed(results))
+      return std::nullopt;
+    return std::vector<Buffer>(results->begin(), results->end());
+  };
+  auto report = [&](const StepReport &r) {
+    out << "step " << r.step << ": loss " << llvm::format("%g", r.loss);
+    if (r.scale)
+      out << " scale " << llvm::format("%g", *r.scale);
+    if (r.skipped)
+      out << " skipped (non-finite gradients)";
+    out << "\n";
+  };
+  std::optional<int64_t> skipped =
+      runTraining(*sig, *args, inv.trainLoop.steps, runStep, report,
+                  interp.getAllocator(), error);
+  if (!skipped) {
+    if (!error.empty())
+      return step.emitError() << error;
+    return failure();
+  }
+  out << inv.trainLoop.steps << " steps";
+  if (sig->skippedResult >= 0)
+    out << ", " << *skipped << " skipped";
+  out << "\n";
+  std::vector<Buffer> params;
+  for (int64_t p : sig->params)
+    params.push_back((*args)[size_t(p)]);
+  std::vector<std::string> lines;
+  bool written = writeResults(inv.outputDir, params, lines, error);
+  for (const std::string &line : lines)
+    out << line << "\n";
+  if (!written)
+    return module.emitError() << error;
+  return success();
+}
+
+/// --run: read inputs, interpret, write results.
+LogicalResult runModel(Invocation &inv, Model &model, llvm::raw_ostream &out) {
+  ModuleOp module = model.getModule();
+  if (inv.backend == Backend::GPU)
+    return module.emitError()
+           << "--backend=gpu is not available in this build of fusec; use "
+              "--backend=interp or auto";
+  InterpreterOptions options;
+  options.memoryLimit = inv.execution.memoryLimit;
+  Interpreter interp(options);
+  if (!inv.pipeline.training.train.empty())
+    return trainModule(inv, model, interp, out);
+  FailureOr<func::FuncOp> entry = model.findEntry(inv.entry);
+  if (failed(entry))
+    return failure();
+  FailureOr<std::vector<Buffer>> args =
+      readInputs(*entry, inv.inputs, interp.getAllocator());
+  if (failed(args))
+    return failure();
+  FailureOr<SmallVector<Buffer>> results = interp.run(*entry, *args);
+  if (failed(results))
+    return failure();
+  std::vector<std::string> lines;
+  std::string error;
+  bool written = writeResults(
+      inv.outputDir, std::vector<Buffer>(results->begin(), results->end()),
+      lines, error);
+  for (const std::string &line : lines)
+    out << line << "\n";
+  if (!written)
+    return module.emitError() << error;
+  return success();
+}
+
+} // namespace
+
+LogicalResult
+fusec::runInvocation(Invocation &inv, Session &session,
+                     function_ref<LogicalResult(PassManager &)> configure,
+                     llvm::raw_ostream &out) {
+  if (inv.emit == Emit::Exec && inv.output.empty()) {
+    session.error("--emit=exec writes a binary file: give it a name with -o "
+                  "(or -o - for stdout)");
+    return failure();
+  }
+  FailureOr<Model> loaded = session.loadFile(inv.input);
+  if (failed(loaded))
+    return failure();
+  Model &model = *loaded;
+  PipelineOptions pipeline = inv.pipeline;
+  const std::string &train = pipeline.training.train;
+  if (!train.empty()) {
+    auto loss = model.getModule().lookupSymbol<func::FuncOp>(train);
+    if (!loss) {
+      session.error("--train=" + train + ": there is no function named '" +
+                    train + "' in " + model.getName());
+      return failure();
+    }
+    // The inliner that runs first deletes private functions nobody calls;
+    // the function being trained is used.
+    loss.setPublic();
+    // Differentiation does not go through calls.
+    pipeline.inlineCalls = true;
+    if (inv.entry.empty())
+      inv.entry = train + "_train_step";
+  }
+  bool codegen = isCodegen(inv.emit);
+  if (codegen) {
+    // Code generation compiles one function, every operation in a fusion:
+    // without fusion, one operation each.
+    pipeline.inlineCalls = true;
+    if (!pipeline.fuse) {
+      pipeline.fuse = true;
+      pipeline.fusion.maxOps = 1;
+      pipeline.fusion.multiOutput = false;
+      pipeline.fusion.duplicate = false;
+      pipeline.fusion.matmulEpilogues = false;
+    }
+  }
+  std::optional<FusionReportCollector> collector;
+  if (inv.emit == Emit::Report || inv.emit == Emit::Dot)
+    collector.emplace(inv.emit == Emit::Report ? ReportFormat::Text
+                                               : ReportFormat::Dot);
+
+  PassManager pm(&session.getContext());
+  if (configure && failed(configure(pm)))
+    return failure();
+  buildFusecPipeline(pm, pipeline, collector ? &*collector : nullptr);
+  pm.enableVerifier(inv.verifyEach);
+  if (failed(pm.run(model.getModule())) || failed(verify(model.getModule())))
+    return failure();
+
+  if (inv.run && failed(runModel(inv, model, out)))
+    return failure();
+  if (inv.run && inv.output.empty())
+    return success();
+
+  // Generated first, so that a failure writes nothing.
+  std::string text;
+  if (codegen) {
+    if (failed(generateCode(inv, model, text)))
+      return failure();
+  } else if (collector) {
+    text = collector->render(model.getModule(), inv.codegen);
+  } else {
+    llvm::raw_string_ostream os(text);
+    model.getModule()->print(os);
+  }
+  // writeToOutput writes to a temporary file and renames it, so a failure
+  // never leaves a half-written output.
+  std::string path = inv.output.empty() ? "-" : inv.output;
+  llvm::Error err = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
+    os << text;
+    return llvm::Error::success();
+  });
+  if (err) {
+    session.error("cannot write '" + path +
+                  "': " + llvm::toString(std::move(err)));
+    return failure();
+  }
+  return success();
+}

@@ -1,0 +1,163 @@
+//===- Session.cpp - Loading models, collecting diagnostics ---------------===//
+
+#include "fusec/Driver/Session.h"
+#include "fusec/Conversion/TosaToFusec/TosaToFusec.h"
+#include "fusec/InitAll.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+
+using namespace mlir;
+using namespace fusec;
+
+namespace {
+/// The source manager's rendering, called directly.
+struct Renderer : SourceMgrDiagnosticHandler {
+  using SourceMgrDiagnosticHandler::emitDiagnostic;
+  using SourceMgrDiagnosticHandler::SourceMgrDiagnosticHandler;
+};
+} // namespace
+
+/// Renders each diagnostic with the source manager (file:line:col, the
+/// source line, a caret) into the session's list.
+struct Session::Handler {
+  Handler(Session &session)
+      : session(session),
+        renderer(session.sourceMgr, session.context.get(), stream) {
+    // Registered after the renderer, so it runs first and takes over.
+    id = session.context->getDiagEngine().registerHandler(
+        [this](mlir::Diagnostic &diag) {
+          collect(diag);
+          return success();
+        });
+  }
+  ~Handler() { session.context->getDiagEngine().eraseHandler(id); }
+
+  void collect(mlir::Diagnostic &diag) {
+    fusec::Diagnostic d;
+    switch (diag.getSeverity()) {
+    case DiagnosticSeverity::Error:
+      d.severity = fusec::Diagnostic::Severity::Error;
+      ++session.errors;
+      break;
+    case DiagnosticSeverity::Warning:
+      d.severity = fusec::Diagnostic::Severity::Warning;
+      break;
+    case DiagnosticSeverity::Note:
+      d.severity = fusec::Diagnostic::Severity::Note;
+      break;
+    case DiagnosticSeverity::Remark:
+      d.severity = fusec::Diagnostic::Severity::Remark;
+      break;
+    }
+    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
+      d.location =
+          (loc.getFilename().str() + ":" + std::to_string(loc.getLine()) + ":" +
+           std::to_string(loc.getColumn()));
+    d.message = diag.str();
+    text.clear();
+    renderer.emitDiagnostic(diag);
+    stream.flush();
+    d.rendered = std::move(text);
+    text.clear();
+    session.diagnostics.push_back(std::move(d));
+  }
+
+  Session &session;
+  std::string text;
+  llvm::raw_string_ostream stream{text};
+  Renderer renderer;
+  DiagnosticEngine::HandlerID id;
+};
+
+Session::Session() {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  context = std::make_unique<MLIRContext>(registry);
+  context->loadAllAvailableDialects();
+  // Diagnostics point at the source line; the generic form of the whole
+  // offending op is noise unless asked for (--mlir-print-op-on-diagnostic).
+  llvm::cl::Option *printOp =
+      llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+  if (!printOp || !printOp->getNumOccurrences())
+    context->printOpOnDiagnostic(false);
+  handler = std::make_unique<Handler>(*this);
+}
+
+Session::~Session() = default;
+
+std::vector<fusec::Diagnostic> Session::takeDiagnostics() {
+  return std::move(diagnostics);
+}
+
+void Session::error(const std::string &message, const std::string &who) {
+  fusec::Diagnostic d;
+  d.message = message;
+  d.rendered = who + ": error: " + message + "\n";
+  diagnostics.push_back(std::move(d));
+  ++errors;
+}
+
+FailureOr<Model> Session::loadFile(const std::string &path) {
+  std::string message;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+  if (!file) {
+    error(message);
+    return failure();
+  }
+  return loadBuffer(std::move(file));
+}
+
+FailureOr<Model>
+Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  std::string name = buffer->getBufferIdentifier().str();
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  int64_t before = errors;
+  // A parser that fails without saying why (some of upstream's custom
+  // parsers) still gets a diagnostic.
+  auto silentFailure = [&](StringRef what) {
+    if (errors == before)
+      error(what.str(), name);
+    return failure();
+  };
+  // Parse without verifying first: a few upstream TOSA verifiers crash on
+  // inputs they should reject, so those are checked for beforehand.
+  ParserConfig config(context.get(), /*verifyAfterParse=*/false);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  if (!module)
+    return silentFailure("cannot parse the model");
+  if (failed(checkTosaBeforeVerification(*module)) || failed(verify(*module)))
+    return silentFailure("the model is not valid");
+  return Model(std::move(module), name);
+}
+
+Model::Model(OwningOpRef<ModuleOp> module, std::string name)
+    : module(std::move(module)), name(std::move(name)) {}
+
+FailureOr<func::FuncOp> Model::findEntry(StringRef entryName) {
+  if (!entryName.empty()) {
+    auto func = module->lookupSymbol<func::FuncOp>(entryName);
+    if (!func)
+      return module->emitError()
+             << "no function named '" << entryName << "' in the module";
+    return func;
+  }
+  SmallVector<func::FuncOp> candidates;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (func.isPublic() && !func.isExternal())
+      candidates.push_back(func);
+  if (candidates.size() == 1)
+    return candidates.front();
+  InFlightDiagnostic diag = module->emitError();
+  if (candidates.empty())
+    return diag << "the module has no public function to run";
+  diag << "the module has " << candidates.size()
+       << " public functions; choose one with --entry=NAME:";
+  for (func::FuncOp f : candidates)
+    diag << " " << f.getSymName();
+  return diag;
+}
