@@ -133,6 +133,7 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
     k.kind = source->kind;
     k.numInputs = source->numInputs;
     k.numOutputs = source->numOutputs;
+    k.params = source->params;
     k.inPlace = source->inPlace;
     k.work = source->work;
     k.rowLength = source->rowLength;
@@ -146,6 +147,14 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
     return fusion.emitError() << "internal error: two different kernels "
                                  "hash to the name "
                               << source->name;
+  } else {
+    // The same code reads and writes the same elements, which is at most
+    // what each of its fusions' tensors hold (a slice of the first rows
+    // reads as much as a tensor of those rows): keep the smallest.
+    std::vector<rt::KernelParam> &params = exe.kernels[it->second].params;
+    for (size_t p = 0; p < params.size(); ++p)
+      params[p].elements =
+          std::min(params[p].elements, source->params[p].elements);
   }
 
   rt::LaunchStep launch;

@@ -1264,6 +1264,8 @@ FailureOr<KernelSource> KernelEmitter::run() {
   KernelSource k;
   k.numInputs = int64_t(body.getNumArguments());
   k.numOutputs = int64_t(outputs.size());
+  for (Value v : llvm::concat<const Value>(body.getArguments(), outputs))
+    k.params.push_back({dtypeOf(v), tensorType(v).getNumElements()});
   pushScope();
   LogicalResult result = !reductions.empty()
                              ? emitReduction(k, reductions.front())

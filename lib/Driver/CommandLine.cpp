@@ -67,9 +67,8 @@ void CommandLineBinder::integer(std::string_view name, int64_t &value,
                                  cl::init(value), cl::cat(category()));
   owned.emplace_back(o);
   loaders.push_back([o, &value, minimum, n = std::string(name)] {
-    if (*o < minimum)
-      return "invalid value " + std::to_string(int64_t(*o)) + " for --" + n +
-             ": must be at least " + std::to_string(minimum);
+    if (std::optional<std::string> why = checkMinimum(n, *o, minimum))
+      return *why;
     value = *o;
     return std::string();
   });
@@ -130,13 +129,7 @@ void CommandLineBinder::bytes(std::string_view name, uint64_t &value,
   owned.emplace_back(o);
   loaders.push_back(
       [o, &value, zero = !zeroMeans.empty(), n = std::string(name)] {
-        std::optional<uint64_t> v = parseByteCount(o->getValue());
-        if (!v || (*v == 0 && !zero))
-          return "invalid --" + n + " '" + o->getValue() + "': expected a " +
-                 (zero ? "" : "positive ") +
-                 "byte count with an optional K/M/G suffix";
-        value = *v;
-        return std::string();
+        return assignByteCount(n, o->getValue(), zero, value).value_or("");
       });
 }
 

@@ -55,9 +55,8 @@ void PassOptionsBinder::integer(std::string_view name, int64_t &value,
                                 std::string_view help, int64_t minimum) {
   auto &o = make<int64_t>(name, describe(help), llvm::cl::init(value));
   loaders.push_back([&o, &value, minimum, n = std::string(name)] {
-    if (int64_t(o) < minimum)
-      return "invalid value " + std::to_string(int64_t(o)) + " for " + n +
-             ": must be at least " + std::to_string(minimum);
+    if (std::optional<std::string> why = checkMinimum(n, o, minimum))
+      return *why;
     value = o;
     return std::string();
   });
@@ -103,13 +102,7 @@ void PassOptionsBinder::bytes(std::string_view name, uint64_t &value,
                               llvm::cl::init(formatByteCount(value)));
   loaders.push_back(
       [&o, &value, zero = !zeroMeans.empty(), n = std::string(name)] {
-        std::optional<uint64_t> v = parseByteCount(o.getValue());
-        if (!v || (*v == 0 && !zero))
-          return "invalid " + n + " '" + o.getValue() + "': expected a " +
-                 (zero ? "" : "positive ") +
-                 "byte count with an optional K/M/G suffix";
-        value = *v;
-        return std::string();
+        return assignByteCount(n, o.getValue(), zero, value).value_or("");
       });
 }
 

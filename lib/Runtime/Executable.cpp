@@ -22,6 +22,7 @@
 #include "fusec/Support/File.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -256,7 +257,7 @@ public:
     return true;
   }
 
-  /// A word of [a-z0-9-] (a kind or dtype name), ended by a space.
+  /// A word of [a-z0-9_-] (a kind, dtype or epilogue name), ended by a space.
   bool word(std::string &out, const char *what) {
     size_t start = pos;
     while (pos < bytes.size() && ((bytes[pos] >= 'a' && bytes[pos] <= 'z') ||
@@ -268,6 +269,19 @@ public:
     if (pos == start)
       return fail(std::string("expected ") + what + ", found " + found());
     out = std::string(bytes.substr(start, pos - start));
+    return true;
+  }
+
+  /// A dtype name.
+  bool dtype(DType &out) {
+    std::string name;
+    if (!word(name, "a dtype"))
+      return false;
+    std::optional<DType> type = parseDType(name);
+    if (!type)
+      return fail("unknown dtype " + quoted(name) +
+                  " (expected f32, f16, bf16, i1, i32 or i64)");
+    out = *type;
     return true;
   }
 
@@ -321,6 +335,19 @@ public:
 
   /// "[a,b,c]" or "[]".
   bool list(std::vector<int64_t> &out, const std::string &what) {
+    return listOf(out, [&](int64_t &v) { return integer(v, what); });
+  }
+
+  /// "[f32,i1]" or "[]".
+  bool dtypeList(std::vector<DType> &out) {
+    return listOf(out, [&](DType &t) { return dtype(t); });
+  }
+
+private:
+  /// "[" elements separated by "," "]", each read by `element`, which
+  /// stops at the first byte after it (so a byte is there to look at).
+  template <typename T, typename Element>
+  bool listOf(std::vector<T> &out, Element element) {
     if (!literal("["))
       return false;
     out.clear();
@@ -329,11 +356,11 @@ public:
       return true;
     }
     while (true) {
-      int64_t v;
-      if (!integer(v, what))
+      T v;
+      if (!element(v))
         return false;
       out.push_back(v);
-      if (bytes[pos] == ']') { // integer() saw a byte after the digits.
+      if (bytes[pos] == ']') {
         ++pos;
         return true;
       }
@@ -342,7 +369,6 @@ public:
     }
   }
 
-private:
   std::string_view bytes;
   std::string &error;
   size_t pos = 0;
@@ -408,15 +434,8 @@ bool parseBuffer(HeaderReader &r, size_t i, BufferDesc &b) {
   if (b.kind != BufferKind::Temp &&
       (!r.literal(" ") || !r.integer(b.index, kind + " index")))
     return false;
-  std::string dtype;
-  if (!r.literal(" ") || !r.word(dtype, "a dtype"))
-    return false;
-  std::optional<DType> type = parseDType(dtype);
-  if (!type)
-    return r.fail("unknown dtype " + quoted(dtype) +
-                  " (expected f32, f16, bf16, i1, i32 or i64)");
-  b.dtype = *type;
-  if (!r.literal(" ") || !r.list(b.shape, "dimension"))
+  if (!r.literal(" ") || !r.dtype(b.dtype) || !r.literal(" ") ||
+      !r.list(b.shape, "dimension"))
     return false;
   b.offset = -1;
   if (b.kind == BufferKind::Temp &&
@@ -436,12 +455,23 @@ bool parseKernel(HeaderReader &r, size_t i, KernelDesc &k) {
     return r.fail("unknown kernel kind " + quoted(kind) +
                   " (expected loop, row_reduction or reduction)");
   k.kind = *parsed;
-  std::vector<int64_t> pairs;
+  std::vector<int64_t> pairs, elements;
+  std::vector<DType> dtypes;
   if (!r.literal(" inputs ") || !r.integer(k.numInputs, "number of inputs") ||
       !r.literal(" outputs ") ||
-      !r.integer(k.numOutputs, "number of outputs") || !r.literal(" work ") ||
-      !r.integer(k.work, "work") || !r.literal(" row-length ") ||
-      !r.integer(k.rowLength, "row length") || !r.literal(" vector-width ") ||
+      !r.integer(k.numOutputs, "number of outputs") ||
+      !r.literal(" param-dtypes ") || !r.dtypeList(dtypes) ||
+      !r.literal(" param-elements ") || !r.list(elements, "number of elements"))
+    return false;
+  if (dtypes.size() != elements.size())
+    return r.fail("the kernel has " + std::to_string(dtypes.size()) +
+                  " parameter dtypes but " + std::to_string(elements.size()) +
+                  " element counts");
+  for (size_t p = 0; p < dtypes.size(); ++p)
+    k.params.push_back({dtypes[p], elements[p]});
+  if (!r.literal(" work ") || !r.integer(k.work, "work") ||
+      !r.literal(" row-length ") || !r.integer(k.rowLength, "row length") ||
+      !r.literal(" vector-width ") ||
       !r.integer(k.vectorWidth, "vector width") || !r.literal(" in-place ") ||
       !r.list(pairs, "in-place parameter"))
     return false;
@@ -578,6 +608,12 @@ bool parseVersion(std::string_view bytes, HeaderReader &r, std::string &error) {
   if (digits != std::to_string(kExecutableVersion)) {
     error = "unsupported .fsx version " + std::string(digits) +
             "; this fusec reads version " + std::to_string(kExecutableVersion);
+    // An older artifact is rebuilt from its model; nothing converts it (a
+    // version 1 file has no memory plan to check).
+    if (digits.size() < std::to_string(kExecutableVersion).size() ||
+        (digits.size() == std::to_string(kExecutableVersion).size() &&
+         digits < std::to_string(kExecutableVersion)))
+      error += " (recompile the model with this fusec's --emit=exec)";
     return false;
   }
   int64_t version;
@@ -852,13 +888,29 @@ private:
     return true;
   }
 
+  /// [A-Za-z_][A-Za-z0-9_]*: a kernel's name is looked up as a symbol
+  /// and written into file names (fusec-run --dump-ptx), so nothing else
+  /// is accepted (no "../", no NUL).
+  static bool isIdentifier(const std::string &name) {
+    if (name.empty() || (name[0] >= '0' && name[0] <= '9'))
+      return false;
+    for (char c : name)
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+            (c >= '0' && c <= '9') || c == '_'))
+        return false;
+    return true;
+  }
+
   bool checkKernels() {
+    std::set<std::string> names;
     for (size_t i = 0; i < exe.kernels.size(); ++i) {
       const KernelDesc &k = exe.kernels[i];
       std::string what =
           "kernel " + std::to_string(i) + " (" + quoted(k.name) + "): ";
-      if (k.name.empty())
-        return fail(what + "the symbol name is empty");
+      if (!isIdentifier(k.name))
+        return fail(what + "the symbol name is not a C identifier");
+      if (!names.insert(k.name).second)
+        return fail(what + "another kernel has the same symbol name");
       if (k.ptxIndex < 0 || uint64_t(k.ptxIndex) >= exe.ptx.size())
         return fail(what + "PTX text " + std::to_string(k.ptxIndex) +
                     " is out of range (there are " +
@@ -875,6 +927,16 @@ private:
         return fail(what + std::to_string(k.numInputs) + " inputs and " +
                     std::to_string(k.numOutputs) +
                     " outputs (a kernel writes at least one output)");
+      if (k.numInputs > int64_t(k.params.size()) ||
+          int64_t(k.params.size()) - k.numInputs != k.numOutputs)
+        return fail(what + std::to_string(k.params.size()) +
+                    " parameters, but " + std::to_string(k.numInputs) +
+                    " inputs and " + std::to_string(k.numOutputs) + " outputs");
+      for (size_t p = 0; p < k.params.size(); ++p)
+        if (k.params[p].elements < 0)
+          return fail(what + "parameter " + std::to_string(p) +
+                      " has a negative element count " +
+                      std::to_string(k.params[p].elements));
       for (size_t p = 0; p < k.inPlace.size(); ++p) {
         auto [in, out] = k.inPlace[p];
         if (in < 0 || in >= k.numInputs || out < 0 || out >= k.numOutputs)
@@ -914,6 +976,27 @@ private:
                       " arguments, but the kernel takes " +
                       std::to_string(k.numInputs) + " inputs and " +
                       std::to_string(k.numOutputs) + " outputs");
+        // The kernel reads and writes at most its parameters' elements:
+        // each argument must be a buffer of that dtype holding as many.
+        for (size_t a = 0; a < l.args.size(); ++a) {
+          const KernelParam &p = k.params[a];
+          auto b = size_t(l.args[a]);
+          if (exe.buffers[b].dtype != p.dtype || numElements[b] < p.elements)
+            return fail(what + "argument " + std::to_string(a) + " is " +
+                        bufferName(b) + " of " + describe(b) + ", but kernel " +
+                        std::to_string(l.kernel) + " (" + quoted(k.name) +
+                        ") accesses " + std::to_string(p.elements) + " " +
+                        std::string(dtypeName(p.dtype)) + " elements there");
+        }
+        // A row reduction combines whole warps' partial results.
+        if (k.kind == FusionKind::RowReduction && l.blockSize % 32)
+          return fail(what + "block size " + std::to_string(l.blockSize) +
+                      " of a row reduction is not a multiple of 32");
+        if (int64_t(l.gridSize) * int64_t(l.blockSize) > kMaxLaunchThreads)
+          return fail(what + "grid " + std::to_string(l.gridSize) +
+                      " x block " + std::to_string(l.blockSize) +
+                      " is more than 2^30 threads, which a generated kernel's "
+                      "32-bit index does not support");
         for (size_t a = size_t(k.numInputs); a < l.args.size(); ++a)
           if (exe.buffers[size_t(l.args[a])].kind != BufferKind::Temp)
             return fail(what + "output argument " + std::to_string(a) + " is " +
@@ -972,10 +1055,17 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
     h += "kernel " + std::to_string(i) + " " +
          std::string(fusionKindName(k.kind)) + " inputs " +
          std::to_string(k.numInputs) + " outputs " +
-         std::to_string(k.numOutputs) + " work " + std::to_string(k.work) +
-         " row-length " + std::to_string(k.rowLength) + " vector-width " +
-         std::to_string(k.vectorWidth) + " in-place " + formatList(pairs) +
-         " ptx " + std::to_string(k.ptxIndex) + " ";
+         std::to_string(k.numOutputs) + " param-dtypes [";
+    for (size_t p = 0; p < k.params.size(); ++p)
+      h +=
+          std::string(p ? "," : "") + std::string(dtypeName(k.params[p].dtype));
+    std::vector<int64_t> elements;
+    for (const KernelParam &p : k.params)
+      elements.push_back(p.elements);
+    h += "] param-elements " + formatList(elements) + " work " +
+         std::to_string(k.work) + " row-length " + std::to_string(k.rowLength) +
+         " vector-width " + std::to_string(k.vectorWidth) + " in-place " +
+         formatList(pairs) + " ptx " + std::to_string(k.ptxIndex) + " ";
     appendQuoted(h, k.name);
     h += '\n';
   }

@@ -58,13 +58,14 @@ bool fusec::rt::checkMemoryLimit(const Executable &exe, uint64_t limit,
   MemoryNeeds needs = memoryNeeds(exe);
   if (uint64_t(needs.total()) <= limit)
     return true;
-  error =
-      "'" + exe.entry + "' needs " + describeBytes(uint64_t(needs.total())) +
-      ": arena " + std::to_string(needs.arena) + ", constants " +
-      std::to_string(needs.constants) + ", workspace " +
-      std::to_string(needs.workspace) + ", inputs " +
-      std::to_string(needs.inputs) + "; the limit is " + describeBytes(limit) +
-      "; the arena's peak is at " + describeStep(exe, exe.memory.peakStep);
+  error = quoteName(exe.entry, '\'') + " needs " +
+          describeBytes(uint64_t(needs.total())) + ": arena " +
+          std::to_string(needs.arena) + ", constants " +
+          std::to_string(needs.constants) + ", workspace " +
+          std::to_string(needs.workspace) + ", inputs " +
+          std::to_string(needs.inputs) + "; the limit is " +
+          describeBytes(limit) + "; the arena's peak is at " +
+          describeStep(exe, exe.memory.peakStep);
   return false;
 }
 
@@ -183,8 +184,9 @@ LoadedExecutable::load(const Executable &exe, Device &device,
 std::optional<std::vector<Buffer>>
 LoadedExecutable::run(const std::vector<Buffer> &args, std::string &error) {
   if (args.size() != exe.inputs.size()) {
-    error = "'" + exe.entry + "' takes " + std::to_string(exe.inputs.size()) +
-            " input(s), " + std::to_string(args.size()) + " given";
+    error = quoteName(exe.entry, '\'') + " takes " +
+            std::to_string(exe.inputs.size()) + " input(s), " +
+            std::to_string(args.size()) + " given";
     return std::nullopt;
   }
   for (size_t i = 0; i < args.size(); ++i) {

@@ -14,8 +14,8 @@
 #include "fusec/Support/Buffer.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -133,7 +133,6 @@ namespace {
 // Helpers
 //===----------------------------------------------------------------------===//
 
-
 /// "[2,3,4] f32", with " transposed" when the step reads it so.
 std::string describe(const BufferDesc &b, bool transposed = false) {
   return formatDims(b.shape) + " " + std::string(dtypeName(b.dtype)) +
@@ -143,9 +142,9 @@ std::string describe(const BufferDesc &b, bool transposed = false) {
 /// The matrices of an operand as a product reads them: rows and columns of
 /// op(x) (after the transpose flag), and the stored shape's last two.
 struct Matrix {
-  int64_t rows = 0, cols = 0;       // Of op(x).
+  int64_t rows = 0, cols = 0; // Of op(x).
   int64_t storedRows = 0, storedCols = 0;
-  std::vector<int64_t> batch;       // The leading dimensions.
+  std::vector<int64_t> batch; // The leading dimensions.
 };
 
 Matrix matrixOf(const BufferDesc &b, bool transposed) {
@@ -222,9 +221,8 @@ bool fusec::rt::checkMatmulStep(const Executable &exe, const MatmulStep &step,
   // describeMatmul's arithmetic cannot overflow.
   for (int j = 0; j < (hasBias ? 4 : 3); ++j) {
     const BufferDesc &b = exe.buffers[size_t(ids[j])];
-    std::string what = std::string("matmul operand ") + names[j] +
-                       " (buffer " + std::to_string(ids[j]) + ", " +
-                       describe(b) + ")";
+    std::string what = std::string("matmul operand ") + names[j] + " (buffer " +
+                       std::to_string(ids[j]) + ", " + describe(b) + ")";
     for (int64_t d : b.shape)
       if (d < 0)
         return fail(what + " has a negative dimension");
@@ -294,10 +292,10 @@ bool fusec::rt::checkMatmulStep(const Executable &exe, const MatmulStep &step,
     if (bias.dtype != c.dtype && bias.dtype != DType::F32)
       return fail(std::string("matmul bias dtype ") +
                   std::string(dtypeName(bias.dtype)) +
-                  (c.dtype == DType::F32 ? " is not c's (f32): "
-                                         : " is neither c's (" +
-                                               std::string(dtypeName(c.dtype)) +
-                                               ") nor f32: ") +
+                  (c.dtype == DType::F32
+                       ? " is not c's (f32): "
+                       : " is neither c's (" + std::string(dtypeName(c.dtype)) +
+                             ") nor f32: ") +
                   all);
   }
 
@@ -308,9 +306,16 @@ bool fusec::rt::checkMatmulStep(const Executable &exe, const MatmulStep &step,
       continue;
     if (rootBuffer(exe, ids[j]) == rootC)
       return fail(std::string("matmul result c shares its bytes with ") +
-                  names[j] + " (cuBLASLt does not compute in place): " +
-                  operands);
+                  names[j] +
+                  " (cuBLASLt does not compute in place): " + operands);
   }
+  // Batches that broadcast in alternation are one call per outer index: a
+  // tiny file must not describe millions of calls.
+  if (int64_t calls = matmulCallCount(exe, step); calls > kMaxMatmulCalls)
+    return fail(
+        "matmul needs " + std::to_string(calls) +
+        " cuBLASLt calls, more than " + std::to_string(kMaxMatmulCalls) +
+        " (its batch dimensions broadcast in alternation): " + operands);
   return true;
 }
 
@@ -318,40 +323,83 @@ bool fusec::rt::checkMatmulStep(const Executable &exe, const MatmulStep &step,
 // Description
 //===----------------------------------------------------------------------===//
 
-std::vector<MatmulCall> fusec::rt::describeMatmul(const Executable &exe,
-                                                  const MatmulStep &step) {
-  const BufferDesc &a = exe.buffers[size_t(step.a)],
-                   &b = exe.buffers[size_t(step.b)],
-                   &c = exe.buffers[size_t(step.c)];
-  Matrix ma = matrixOf(a, step.transposeA), mb = matrixOf(b, step.transposeB);
-  int64_t m = ma.rows, k = ma.cols, n = mb.cols;
-  std::vector<int64_t> batchC(c.shape.begin(), c.shape.end() - 2);
-  size_t rank = batchC.size();
-  std::vector<int64_t> batchA = aligned(ma.batch, rank),
-                       batchB = aligned(mb.batch, rank);
-  int64_t total = 1;
-  for (int64_t d : batchC)
-    total *= d;
-  if (m == 0 || n == 0 || total == 0)
-    return {};
+namespace {
+
+/// How a product's batch is cut into calls: the batch dimensions from
+/// `split` on are one strided-batched call (`inner` products, cut at
+/// kMaxBatchCount), those before it are looped over (`total / inner`
+/// times). `total` is 0 when c is empty.
+struct BatchSplit {
+  Matrix ma, mb;
+  std::vector<int64_t> batchA, batchB, batchC;
+  size_t split = 0;
+  int64_t inner = 1, total = 0;
+
+  int64_t numCalls() const {
+    if (total == 0)
+      return 0;
+    return total / inner * ((inner + kMaxBatchCount - 1) / kMaxBatchCount);
+  }
+};
+
+/// Expects a step that passed checkMatmulStep's shape checks.
+BatchSplit splitBatch(const Executable &exe, const MatmulStep &step) {
+  BatchSplit out;
+  const BufferDesc &c = exe.buffers[size_t(step.c)];
+  out.ma = matrixOf(exe.buffers[size_t(step.a)], step.transposeA);
+  out.mb = matrixOf(exe.buffers[size_t(step.b)], step.transposeB);
+  out.batchC.assign(c.shape.begin(), c.shape.end() - 2);
+  size_t rank = out.batchC.size();
+  out.batchA = aligned(out.ma.batch, rank);
+  out.batchB = aligned(out.mb.batch, rank);
+  // c's element count fits int64, so this product does unless c is empty.
+  if (out.ma.rows == 0 || out.mb.cols == 0 ||
+      std::count(out.batchC.begin(), out.batchC.end(), 0))
+    return out;
+  out.total = 1;
+  for (int64_t d : out.batchC)
+    out.total *= d;
 
   // The longest suffix of the batch dimensions one strided-batched call
   // expresses: each operand has all of c's dimensions there, or only 1s.
   auto expressible = [&](const std::vector<int64_t> &x, size_t from) {
     bool full = true, ones = true;
     for (size_t d = from; d < rank; ++d) {
-      full &= x[d] == batchC[d];
+      full &= x[d] == out.batchC[d];
       ones &= x[d] == 1;
     }
     return full || ones;
   };
-  size_t split = rank;
-  while (split > 0 && expressible(batchA, split - 1) &&
-         expressible(batchB, split - 1))
-    --split;
-  int64_t inner = 1;
-  for (size_t d = split; d < rank; ++d)
-    inner *= batchC[d];
+  out.split = rank;
+  while (out.split > 0 && expressible(out.batchA, out.split - 1) &&
+         expressible(out.batchB, out.split - 1))
+    --out.split;
+  for (size_t d = out.split; d < rank; ++d)
+    out.inner *= out.batchC[d];
+  return out;
+}
+
+} // namespace
+
+int64_t fusec::rt::matmulCallCount(const Executable &exe,
+                                   const MatmulStep &step) {
+  return splitBatch(exe, step).numCalls();
+}
+
+std::vector<MatmulCall> fusec::rt::describeMatmul(const Executable &exe,
+                                                  const MatmulStep &step) {
+  const BufferDesc &a = exe.buffers[size_t(step.a)],
+                   &b = exe.buffers[size_t(step.b)],
+                   &c = exe.buffers[size_t(step.c)];
+  BatchSplit bs = splitBatch(exe, step);
+  if (bs.total == 0)
+    return {};
+  const Matrix &ma = bs.ma, &mb = bs.mb;
+  int64_t m = ma.rows, n = mb.cols;
+  const std::vector<int64_t> &batchA = bs.batchA, &batchB = bs.batchB,
+                             &batchC = bs.batchC;
+  size_t rank = batchC.size(), split = bs.split;
+  int64_t inner = bs.inner, total = bs.total;
   auto innerIsFull = [&](const std::vector<int64_t> &x) {
     for (size_t d = split; d < rank; ++d)
       if (x[d] != 1)
@@ -410,9 +458,9 @@ std::vector<MatmulCall> fusec::rt::describeMatmul(const Executable &exe,
   proto.aData.buffer = step.b;
   proto.bData.buffer = step.a;
   proto.dData.buffer = step.c;
-  (void)k;
 
   std::vector<MatmulCall> calls;
+  calls.reserve(size_t(bs.numCalls()));
   int64_t outer = total / inner;
   std::vector<int64_t> index(split, 0);
   for (int64_t o = 0; o < outer; ++o) {

@@ -10,6 +10,15 @@
 using namespace fusec;
 using namespace fusec::rt;
 
+/// A name as it is when it is plain printable ASCII, else quoted with the
+/// format's escapes, so that every entry stays on one line.
+static std::string displayName(const std::string &name) {
+  bool plain = !name.empty();
+  for (char c : name)
+    plain &= c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  return plain ? name : quoteName(name);
+}
+
 static std::string typeOf(const BufferDesc &b) {
   return std::string(dtypeName(b.dtype)) + "[" +
          formatShape(Shape(b.shape.begin(), b.shape.end())) + "]";
@@ -26,23 +35,27 @@ std::string fusec::rt::formatMemoryFigures(const Executable &exe) {
     std::snprintf(ratio, sizeof ratio, "%.3f",
                   double(m.arenaBytes) / double(m.lowerBoundBytes));
   int64_t one = analysis.oneBufferPerTempBytes;
+  std::string peak = m.lowerBoundBytes == 0 ? "no temporary takes arena space"
+                     : uint64_t(m.peakStep) == exe.steps.size()
+                         ? "peak after the last step"
+                         : "peak at " + describeStep(exe, m.peakStep);
   return "arena " + std::to_string(m.arenaBytes) + " bytes, " + ratio +
          "x the lower bound " + std::to_string(m.lowerBoundBytes) +
          " (one buffer per temporary: " + std::to_string(one) + ", " +
          std::to_string(one - m.arenaBytes) + " saved); constants " +
          std::to_string(constants) + ", workspace " +
-         std::to_string(m.workspaceBytes) + "; peak at " +
-         describeStep(exe, m.peakStep);
+         std::to_string(m.workspaceBytes) + "; " + peak;
 }
 
 std::string fusec::rt::formatPlan(const Executable &exe) {
-  std::string os = "executable '" + exe.entry + "' for " + exe.arch +
-                   ", format v" + std::to_string(exe.version) + "\n";
+  std::string os = "executable '" + displayName(exe.entry) + "' for " +
+                   displayName(exe.arch) + ", format v" +
+                   std::to_string(exe.version) + "\n";
   os += "memory: " + formatMemoryFigures(exe) + "\n";
   os += "buffers:\n";
   for (size_t i = 0; i < exe.buffers.size(); ++i) {
     const BufferDesc &b = exe.buffers[i];
-    os += "  #" + std::to_string(i) + " " + b.name + ": " +
+    os += "  #" + std::to_string(i) + " " + displayName(b.name) + ": " +
           bufferKindName(b.kind);
     if (b.kind == BufferKind::Input)
       os += " " + std::to_string(b.index);
@@ -56,7 +69,7 @@ std::string fusec::rt::formatPlan(const Executable &exe) {
   os += "kernels:\n";
   for (size_t i = 0; i < exe.kernels.size(); ++i) {
     const KernelDesc &k = exe.kernels[i];
-    os += "  k" + std::to_string(i) + " " + k.name + ": " +
+    os += "  k" + std::to_string(i) + " " + displayName(k.name) + ": " +
           std::string(fusionKindName(k.kind)) + ", work " +
           std::to_string(k.work);
     if (k.kind != FusionKind::Loop)

@@ -33,8 +33,36 @@ std::optional<std::string> ChoiceRef::assign(std::string_view option,
       set(c.value);
       return std::nullopt;
     }
+  return invalidOptionValue(option, text, "expected " + names());
+}
+
+std::string fusec::invalidOptionValue(std::string_view option,
+                                      std::string_view text,
+                                      std::string_view expected) {
   return "invalid value '" + std::string(text) + "' for --" +
-         std::string(option) + ": expected " + names();
+         std::string(option) + ": " + std::string(expected);
+}
+
+std::optional<std::string> fusec::assignByteCount(std::string_view option,
+                                                  std::string_view text,
+                                                  bool zeroAllowed,
+                                                  uint64_t &value) {
+  std::optional<uint64_t> v = parseByteCount(text);
+  if (!v || (*v == 0 && !zeroAllowed))
+    return invalidOptionValue(option, text,
+                              std::string("expected a ") +
+                                  (zeroAllowed ? "" : "positive ") +
+                                  "byte count with an optional K/M/G suffix");
+  value = *v;
+  return std::nullopt;
+}
+
+std::optional<std::string> fusec::checkMinimum(std::string_view option,
+                                               int64_t value, int64_t minimum) {
+  if (value >= minimum)
+    return std::nullopt;
+  return invalidOptionValue(option, std::to_string(value),
+                            "must be at least " + std::to_string(minimum));
 }
 
 std::string ChoiceRef::describe(std::string_view help) const {
@@ -96,10 +124,12 @@ std::string fusec::describeBytes(uint64_t bytes) {
   const int shifts[] = {30, 20, 10};
   for (int i = 0; i < 3; ++i)
     if (bytes >= (1ull << shifts[i])) {
-      char buffer[32];
-      std::snprintf(buffer, sizeof buffer, " (%.1f %s)",
-                    double(bytes) / double(1ull << shifts[i]), units[i]);
-      return out + buffer;
+      // Rounded down, so that a limit just below a need never reads as
+      // equal to it: 8191 bytes is 7.9 KiB.
+      uint64_t whole = bytes >> shifts[i];
+      uint64_t tenths = ((bytes & ((1ull << shifts[i]) - 1)) * 10) >> shifts[i];
+      return out + " (" + std::to_string(whole) + "." + std::to_string(tenths) +
+             " " + units[i] + ")";
     }
   return out;
 }
@@ -208,8 +238,7 @@ void ArgumentParser::flag(std::string_view name, bool &value,
   o.set = [&value, n = std::string(name)](const std::string &text) {
     std::optional<bool> v = parseBool(text);
     if (!v)
-      return "invalid value '" + text + "' for --" + n +
-             ": expected true or false";
+      return invalidOptionValue(n, text, "expected true or false");
     value = *v;
     return std::string();
   };
@@ -221,11 +250,9 @@ void ArgumentParser::integer(std::string_view name, int64_t &value,
   o.set = [&value, minimum, n = std::string(name)](const std::string &text) {
     std::optional<int64_t> v = parseInteger(text);
     if (!v)
-      return "invalid value '" + text + "' for --" + n +
-             ": expected an integer";
-    if (*v < minimum)
-      return "invalid value '" + text + "' for --" + n + ": must be at least " +
-             std::to_string(minimum);
+      return invalidOptionValue(n, text, "expected an integer");
+    if (std::optional<std::string> why = checkMinimum(n, *v, minimum))
+      return *why;
     value = *v;
     return std::string();
   };
@@ -237,7 +264,7 @@ void ArgumentParser::number(std::string_view name, double &value,
   o.set = [&value, n = std::string(name)](const std::string &text) {
     std::optional<double> v = parseNumber(text);
     if (!v)
-      return "invalid value '" + text + "' for --" + n + ": expected a number";
+      return invalidOptionValue(n, text, "expected a number");
     value = *v;
     return std::string();
   };
@@ -278,13 +305,7 @@ void ArgumentParser::bytes(std::string_view name, uint64_t &value,
   Option &o = add(name, text, "SIZE", true);
   o.set = [&value, zero = !zeroMeans.empty(),
            n = std::string(name)](const std::string &text) {
-    std::optional<uint64_t> v = parseByteCount(text);
-    if (!v || (*v == 0 && !zero))
-      return "invalid --" + n + " '" + text + "': expected a " +
-             (zero ? "" : "positive ") +
-             "byte count with an optional K/M/G suffix";
-    value = *v;
-    return std::string();
+    return assignByteCount(n, text, zero, value).value_or("");
   };
 }
 

@@ -6,6 +6,11 @@
 // REQUIRES: nvrtc
 // RUN: fusec %s --emit=exec -o %t.fsx
 // RUN: fusec-run %t.fsx --print-plan | FileCheck %s
+// The shared kernel accesses the 8 elements of a [2,4] tensor, the
+// smaller of its two fusions' inputs (x is [8,4]), so both launches pass the
+// reader's bounds check.
+// RUN: head -c 4000 %t.fsx | FileCheck %s --check-prefix=SIGNATURE
+// SIGNATURE: kernel 0 row_reduction inputs 1 outputs 1 param-dtypes [f32,f32] param-elements [8,1]
 // CHECK: kernels:
 // CHECK-NEXT: k0 fusec_{{[0-9a-f]+}}: row_reduction
 // CHECK-NOT: k1

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Runtime/Executable.h"
+#include "fusec/Runtime/MemoryPlan.h"
+#include "fusec/Runtime/PlanPrinter.h"
 
 #include <gtest/gtest.h>
 
@@ -65,24 +67,35 @@ const char kPtx1[] = ".version 8.4\n"
                      "}\n";
 
 // The .fsx header of makeModel(), as `head model.fsx` shows it.
-const char kModelHeader[] = R"fsx(fusec-executable 1
+//
+// Its memory plan, by hand from the definitions in MemoryPlan.h: the live
+// ranges are %mm [0,1], "sum" [1,4] (its alias "reshaped" is an output, so it
+// lives until after the last step, step 4), "row max" [2,3], "total" [3,4]
+// (an output). Kernel 0 lets its output 0 take the bytes of its input 0; at
+// step 1 "%mm" ends and "sum" starts with the same 120 bytes and no other
+// argument views "%mm", so "sum" takes offset 0 in place. Aligned sizes are
+// 256 bytes each; live bytes per step: 256, 256 (the pair counted once),
+// 512, 768, 512: the lower bound is 768, first reached at step 3, and the
+// arena of 768 bytes meets it. The workspace is 32 MiB.
+const char kModelHeader[] = R"fsx(fusec-executable 2
 entry "forward"
 arch "sm_90"
+memory arena 768 lower-bound 768 peak-step 3 workspace 33554432
 buffers 8
 buffer 0 input 0 f32 [2,3,4] "x"
 buffer 1 input 1 f32 [4,5] "weight \"W\""
 buffer 2 constant 0 f32 [5] "bias\x0aterm"
-buffer 3 temp f32 [2,3,5] "%mm"
-buffer 4 temp f32 [2,3,5] "sum \xc3\xa9"
+buffer 3 temp f32 [2,3,5] offset 0 "%mm"
+buffer 4 temp f32 [2,3,5] offset 0 "sum \xc3\xa9"
 buffer 5 alias 4 f32 [6,5] "reshaped"
-buffer 6 temp f32 [6] "row max"
-buffer 7 temp f32 [] "total"
+buffer 6 temp f32 [6] offset 256 "row max"
+buffer 7 temp f32 [] offset 512 "total"
 kernels 3
-kernel 0 elementwise work 30 row-length 0 vector-width 2 ptx 0 "fused_add"
-kernel 1 row-reduction work 6 row-length 5 vector-width 1 ptx 0 "fused_max"
-kernel 2 reduction work 1 row-length 0 vector-width 1 ptx 1 "fused_sum"
+kernel 0 loop inputs 2 outputs 1 param-dtypes [f32,f32,f32] param-elements [30,5,30] work 30 row-length 0 vector-width 2 in-place [0,0] ptx 0 "fused_add"
+kernel 1 row_reduction inputs 1 outputs 1 param-dtypes [f32,f32] param-elements [30,6] work 6 row-length 5 vector-width 1 in-place [] ptx 0 "fused_max"
+kernel 2 reduction inputs 1 outputs 1 param-dtypes [f32,f32] param-elements [6,1] work 1 row-length 0 vector-width 1 in-place [] ptx 1 "fused_sum"
 steps 4
-step 0 matmul a 0 b 1 c 3
+step 0 matmul a 0 b 1 c 3 transpose-a 0 transpose-b 0 epilogue none bias -1
 step 1 launch kernel 0 grid 1 block 128 args [3,2,4]
 step 2 launch kernel 1 grid 6 block 32 args [5,6]
 step 3 launch kernel 2 grid 1 block 1 args [6,7]
@@ -113,25 +126,40 @@ std::string modelFile() {
 }
 
 BufferDesc buffer(BufferKind kind, int64_t index, DType dtype,
-                  std::vector<int64_t> shape, std::string name) {
+                  std::vector<int64_t> shape, std::string name,
+                  int64_t offset = -1) {
   BufferDesc b;
   b.kind = kind;
   b.index = index;
   b.dtype = dtype;
   b.shape = std::move(shape);
   b.name = std::move(name);
+  b.offset = offset;
   return b;
 }
 
-KernelDesc kernel(std::string name, KernelKind kind, int64_t work,
-                  int64_t rowLength, int64_t vectorWidth, int64_t ptxIndex) {
+/// A temp at `offset` in the arena.
+BufferDesc temp(DType dtype, std::vector<int64_t> shape, std::string name,
+                int64_t offset) {
+  return buffer(BufferKind::Temp, -1, dtype, std::move(shape), std::move(name),
+                offset);
+}
+
+KernelDesc kernel(std::string name, FusionKind kind, int64_t numInputs,
+                  std::vector<KernelParam> params, int64_t work,
+                  int64_t rowLength, int64_t vectorWidth, int64_t ptxIndex,
+                  std::vector<std::pair<int64_t, int64_t>> inPlace = {}) {
   KernelDesc k;
   k.name = std::move(name);
   k.kind = kind;
+  k.numInputs = numInputs;
+  k.numOutputs = int64_t(params.size()) - numInputs;
+  k.params = std::move(params);
   k.work = work;
   k.rowLength = rowLength;
   k.vectorWidth = vectorWidth;
   k.ptxIndex = ptxIndex;
+  k.inPlace = std::move(inPlace);
   return k;
 }
 
@@ -162,20 +190,28 @@ Executable makeModel() {
   Executable exe;
   exe.entry = "forward";
   exe.arch = "sm_90";
+  exe.memory.arenaBytes = 768;
+  exe.memory.lowerBoundBytes = 768;
+  exe.memory.peakStep = 3;
+  exe.memory.workspaceBytes = 32 << 20;
   exe.buffers = {
       buffer(BufferKind::Input, 0, DType::F32, {2, 3, 4}, "x"),
       buffer(BufferKind::Input, 1, DType::F32, {4, 5}, "weight \"W\""),
       buffer(BufferKind::Constant, 0, DType::F32, {5}, "bias\nterm"),
-      buffer(BufferKind::Temp, -1, DType::F32, {2, 3, 5}, "%mm"),
-      buffer(BufferKind::Temp, -1, DType::F32, {2, 3, 5}, "sum \xc3\xa9"),
+      temp(DType::F32, {2, 3, 5}, "%mm", 0),
+      temp(DType::F32, {2, 3, 5}, "sum \xc3\xa9", 0),
       buffer(BufferKind::Alias, 4, DType::F32, {6, 5}, "reshaped"),
-      buffer(BufferKind::Temp, -1, DType::F32, {6}, "row max"),
-      buffer(BufferKind::Temp, -1, DType::F32, {}, "total"),
+      temp(DType::F32, {6}, "row max", 256),
+      temp(DType::F32, {}, "total", 512),
   };
   exe.kernels = {
-      kernel("fused_add", KernelKind::Elementwise, 30, 0, 2, 0),
-      kernel("fused_max", KernelKind::RowReduction, 6, 5, 1, 0),
-      kernel("fused_sum", KernelKind::Reduction, 1, 0, 1, 1),
+      kernel("fused_add", FusionKind::Loop, 2,
+             {{DType::F32, 30}, {DType::F32, 5}, {DType::F32, 30}}, 30, 0, 2, 0,
+             {{0, 0}}),
+      kernel("fused_max", FusionKind::RowReduction, 1,
+             {{DType::F32, 30}, {DType::F32, 6}}, 6, 5, 1, 0),
+      kernel("fused_sum", FusionKind::Reduction, 1,
+             {{DType::F32, 6}, {DType::F32, 1}}, 1, 0, 1, 1),
   };
   exe.ptx = {kPtx0, kPtx1};
   const float bias[] = {1.0f, -2.0f, 0.5f, 3.0f, 0.25f};
@@ -197,6 +233,10 @@ void expectSameExecutable(const Executable &a, const Executable &b) {
   EXPECT_EQ(a.version, b.version);
   EXPECT_EQ(a.entry, b.entry);
   EXPECT_EQ(a.arch, b.arch);
+  EXPECT_EQ(a.memory.arenaBytes, b.memory.arenaBytes);
+  EXPECT_EQ(a.memory.lowerBoundBytes, b.memory.lowerBoundBytes);
+  EXPECT_EQ(a.memory.peakStep, b.memory.peakStep);
+  EXPECT_EQ(a.memory.workspaceBytes, b.memory.workspaceBytes);
   ASSERT_EQ(a.buffers.size(), b.buffers.size());
   for (size_t i = 0; i < a.buffers.size(); ++i) {
     SCOPED_TRACE("buffer " + std::to_string(i));
@@ -204,6 +244,7 @@ void expectSameExecutable(const Executable &a, const Executable &b) {
     EXPECT_EQ(a.buffers[i].dtype, b.buffers[i].dtype);
     EXPECT_EQ(a.buffers[i].shape, b.buffers[i].shape);
     EXPECT_EQ(a.buffers[i].index, b.buffers[i].index);
+    EXPECT_EQ(a.buffers[i].offset, b.buffers[i].offset);
     EXPECT_EQ(a.buffers[i].name, b.buffers[i].name);
   }
   ASSERT_EQ(a.kernels.size(), b.kernels.size());
@@ -211,6 +252,10 @@ void expectSameExecutable(const Executable &a, const Executable &b) {
     SCOPED_TRACE("kernel " + std::to_string(i));
     EXPECT_EQ(a.kernels[i].name, b.kernels[i].name);
     EXPECT_EQ(a.kernels[i].kind, b.kernels[i].kind);
+    EXPECT_EQ(a.kernels[i].numInputs, b.kernels[i].numInputs);
+    EXPECT_EQ(a.kernels[i].numOutputs, b.kernels[i].numOutputs);
+    EXPECT_EQ(a.kernels[i].inPlace, b.kernels[i].inPlace);
+    EXPECT_EQ(a.kernels[i].params, b.kernels[i].params);
     EXPECT_EQ(a.kernels[i].work, b.kernels[i].work);
     EXPECT_EQ(a.kernels[i].rowLength, b.kernels[i].rowLength);
     EXPECT_EQ(a.kernels[i].vectorWidth, b.kernels[i].vectorWidth);
@@ -229,6 +274,10 @@ void expectSameExecutable(const Executable &a, const Executable &b) {
     EXPECT_EQ(a.steps[i].matmul.a, b.steps[i].matmul.a);
     EXPECT_EQ(a.steps[i].matmul.b, b.steps[i].matmul.b);
     EXPECT_EQ(a.steps[i].matmul.c, b.steps[i].matmul.c);
+    EXPECT_EQ(a.steps[i].matmul.transposeA, b.steps[i].matmul.transposeA);
+    EXPECT_EQ(a.steps[i].matmul.transposeB, b.steps[i].matmul.transposeB);
+    EXPECT_EQ(a.steps[i].matmul.epilogue, b.steps[i].matmul.epilogue);
+    EXPECT_EQ(a.steps[i].matmul.bias, b.steps[i].matmul.bias);
   }
   EXPECT_EQ(a.inputs, b.inputs);
   EXPECT_EQ(a.outputs, b.outputs);
@@ -304,9 +353,10 @@ TEST(Executable, ReadsEveryField) {
 }
 
 TEST(Executable, MinimalExecutable) {
-  const char kFile[] = "fusec-executable 1\n"
+  const char kFile[] = "fusec-executable 2\n"
                        "entry \"f\"\n"
                        "arch \"sm_80\"\n"
+                       "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
                        "buffers 0\n"
                        "kernels 0\n"
                        "steps 0\n"
@@ -326,22 +376,32 @@ TEST(Executable, MinimalExecutable) {
 }
 
 TEST(Executable, ExtremeIntegersRoundTrip) {
+  // An input of 2^63-1 bytes; an empty temp (0 bytes, placed anywhere);
+  // a 4-byte temp, the only one that takes arena space (256 aligned bytes,
+  // live at step 0 and, as an output, at step 1); an arena of 2^63-1 bytes
+  // (larger than needed is allowed) and the largest workspace that is a
+  // multiple of 256, 2^63-256.
   const char kFile[] =
-      "fusec-executable 1\n"
+      "fusec-executable 2\n"
       "entry \"e\"\n"
       "arch \"sm_100a\"\n"
+      "memory arena 9223372036854775807 lower-bound 256 peak-step 0 "
+      "workspace 9223372036854775552\n"
       "buffers 3\n"
-      "buffer 0 temp i1 [9223372036854775807] \"max\"\n"
+      "buffer 0 input 0 i1 [9223372036854775807] \"max\"\n"
       "buffer 1 temp i64 [0,9223372036854775807,9223372036854775807] "
-      "\"empty\"\n"
-      "buffer 2 temp f32 [] \"\"\n"
+      "offset 9223372036854775552 \"empty\"\n"
+      "buffer 2 temp f32 [] offset 9223372036854775552 \"\"\n"
       "kernels 1\n"
-      "kernel 0 reduction work 9223372036854775807 row-length "
-      "9223372036854775807 vector-width 9223372036854775807 ptx 0 \"k\"\n"
+      "kernel 0 reduction inputs 2 outputs 2 param-dtypes [i1,i1,i64,f32] "
+      "param-elements [9223372036854775807,9223372036854775807,0,1] "
+      "work 9223372036854775807 "
+      "row-length 9223372036854775807 vector-width 9223372036854775807 "
+      "in-place [] ptx 0 \"k\"\n"
       "steps 1\n"
-      "step 0 launch kernel 0 grid 4294967295 block 1024 args [0,1,2,0]\n"
-      "inputs []\n"
-      "outputs [0,0]\n"
+      "step 0 launch kernel 0 grid 1048576 block 1024 args [0,0,1,2]\n"
+      "inputs [0]\n"
+      "outputs [2,2]\n"
       "ptx-texts 1\n"
       "ptx 0 offset 0 length 0\n"
       "constants 0\n"
@@ -349,17 +409,26 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
   Executable exe;
   exe.entry = "e";
   exe.arch = "sm_100a";
+  exe.memory.arenaBytes = INT64_MAX;
+  exe.memory.lowerBoundBytes = 256;
+  exe.memory.peakStep = 0;
+  exe.memory.workspaceBytes = INT64_MAX - 255;
   exe.buffers = {
-      buffer(BufferKind::Temp, -1, DType::I1, {INT64_MAX}, "max"),
-      buffer(BufferKind::Temp, -1, DType::I64, {0, INT64_MAX, INT64_MAX},
-             "empty"),
-      buffer(BufferKind::Temp, -1, DType::F32, {}, ""),
+      buffer(BufferKind::Input, 0, DType::I1, {INT64_MAX}, "max"),
+      temp(DType::I64, {0, INT64_MAX, INT64_MAX}, "empty", INT64_MAX - 255),
+      temp(DType::F32, {}, "", INT64_MAX - 255),
   };
-  exe.kernels = {
-      kernel("k", KernelKind::Reduction, INT64_MAX, INT64_MAX, INT64_MAX, 0)};
+  exe.kernels = {kernel("k", FusionKind::Reduction, 2,
+                        {{DType::I1, INT64_MAX},
+                         {DType::I1, INT64_MAX},
+                         {DType::I64, 0},
+                         {DType::F32, 1}},
+                        INT64_MAX, INT64_MAX, INT64_MAX, 0)};
   exe.ptx = {""};
-  exe.steps = {launch(0, UINT32_MAX, 1024, {0, 1, 2, 0})};
-  exe.outputs = {0, 0};
+  // 2^30 threads, the most a launch may have.
+  exe.steps = {launch(0, 1u << 20, 1024, {0, 0, 1, 2})};
+  exe.inputs = {0};
+  exe.outputs = {2, 2};
   EXPECT_EQ(serializeExecutable(exe), kFile);
   std::string error;
   std::optional<Executable> parsed = parseExecutable(kFile, error);
@@ -368,9 +437,10 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
 }
 
 TEST(Executable, EveryDTypeRoundTrips) {
-  const char kFile[] = "fusec-executable 1\n"
+  const char kFile[] = "fusec-executable 2\n"
                        "entry \"f\"\n"
                        "arch \"sm_90\"\n"
+                       "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
                        "buffers 6\n"
                        "buffer 0 constant 0 f32 [2] \"a\"\n"
                        "buffer 1 constant 1 f16 [3] \"b\"\n"
@@ -421,7 +491,7 @@ TEST(Executable, QuotesNames) {
       std::string("a \"q\" \\ \n\t\x7f\x00\xff \xc3\xa9~", 17);
   exe.entry = "main \"fn\"";
   std::string bytes = serializeExecutable(exe);
-  EXPECT_NE(bytes.find("buffer 7 temp f32 [] "
+  EXPECT_NE(bytes.find("buffer 7 temp f32 [] offset 512 "
                        "\"a \\\"q\\\" \\\\ \\x0a\\x09\\x7f\\x00\\xff "
                        "\\xc3\\xa9~\"\n"),
             std::string::npos)
@@ -439,7 +509,7 @@ TEST(Executable, EveryByteInANameRoundTrips) {
   for (int c = 0; c < 256; ++c)
     all += char(c);
   exe.buffers[3].name = all;
-  exe.kernels[1].name = all;
+  exe.entry = all;
   exe.arch = all;
   std::string bytes = serializeExecutable(exe);
   // The header is printable ASCII and newlines.
@@ -454,13 +524,32 @@ TEST(Executable, EveryByteInANameRoundTrips) {
   EXPECT_EQ(serializeExecutable(*parsed), bytes);
 }
 
+/// `exe` with its temps one after another in the arena (no in-place
+/// sharing), and the figures that plan has, so that a test can change
+/// shapes without planning by hand. The reader checks the figures.
+Executable laidOutSeparately(Executable exe) {
+  int64_t offset = 0;
+  for (BufferDesc &b : exe.buffers)
+    if (b.kind == BufferKind::Temp) {
+      b.offset = offset;
+      offset += (bufferBytes(b) + kArenaAlignment - 1) / kArenaAlignment *
+                kArenaAlignment;
+    }
+  exe.memory.arenaBytes = offset;
+  MemoryAnalysis analysis = analyzeMemory(exe);
+  exe.memory.lowerBoundBytes = analysis.lowerBoundBytes;
+  exe.memory.peakStep = analysis.peakStep;
+  return exe;
+}
+
 TEST(Executable, BroadcastBatchedMatmulIsValid) {
   Executable exe = makeModel();
   // a [2,1,3,4] x b [5,4,6] -> c [2,5,3,6].
   exe.buffers[0].shape = {2, 1, 3, 4};
   exe.buffers[1].shape = {5, 4, 6};
   exe.buffers[3].shape = {2, 5, 3, 6};
-  EXPECT_EQ(errorOf(exe), "");
+  exe.kernels[0].params[0].elements = 180; // Kernel 0 reads all of c.
+  EXPECT_EQ(errorOf(laidOutSeparately(exe)), "");
   // b [1,4,5] broadcasts against a's batch [2].
   exe = makeModel();
   exe.buffers[1].shape = {1, 4, 5};
@@ -469,7 +558,8 @@ TEST(Executable, BroadcastBatchedMatmulIsValid) {
   exe = makeModel();
   exe.buffers[0].shape = {3, 4};
   exe.buffers[3].shape = {3, 5};
-  EXPECT_EQ(errorOf(exe), "");
+  exe.kernels[0].params[0].elements = 15;
+  EXPECT_EQ(errorOf(laidOutSeparately(exe)), "");
 }
 
 //===----------------------------------------------------------------------===//
@@ -478,18 +568,27 @@ TEST(Executable, BroadcastBatchedMatmulIsValid) {
 
 TEST(Executable, RejectsOtherVersions) {
   Executable exe = makeModel();
-  exe.version = 2;
+  exe.version = 3;
   EXPECT_EQ(errorOf(exe),
-            "unsupported .fsx version 2; this fusec reads version 1");
+            "unsupported .fsx version 3; this fusec reads version 2");
+  // Older versions are rebuilt from the model (version 1 has no memory
+  // plan).
+  exe.version = 1;
+  EXPECT_EQ(errorOf(exe),
+            "unsupported .fsx version 1; this fusec reads version 2 "
+            "(recompile the model with this fusec's --emit=exec)");
   exe.version = 0;
   EXPECT_EQ(errorOf(exe),
-            "unsupported .fsx version 0; this fusec reads version 1");
+            "unsupported .fsx version 0; this fusec reads version 2 "
+            "(recompile the model with this fusec's --emit=exec)");
   // A later version may change everything after the first line.
+  EXPECT_EQ(errorOfBytes("fusec-executable 10\n\x01\x02"),
+            "unsupported .fsx version 10; this fusec reads version 2");
   EXPECT_EQ(errorOfBytes("fusec-executable 4294967295\n\x01\x02"),
-            "unsupported .fsx version 4294967295; this fusec reads version 1");
+            "unsupported .fsx version 4294967295; this fusec reads version 2");
   EXPECT_EQ(errorOfBytes("fusec-executable 12345678901234567890\nx"),
             "unsupported .fsx version 12345678901234567890; this fusec reads "
-            "version 1");
+            "version 2");
 }
 
 TEST(Executable, RejectsBadMagicAndVersionLines) {
@@ -516,83 +615,83 @@ TEST(Executable, RejectsBadMagicAndVersionLines) {
 
 TEST(Executable, RejectsNonCanonicalIntegers) {
   EXPECT_EQ(errorOfEdit("buffers 8\n", "buffers 08\n"),
-            "invalid .fsx file: line 4: number of buffers 08 is not in "
+            "invalid .fsx file: line 5: number of buffers 08 is not in "
             "canonical form (no leading zeros, no -0)");
   EXPECT_EQ(errorOfEdit("grid 1 block 128", "grid -0 block 128"),
-            "invalid .fsx file: line 19: grid size -0 is not in canonical "
+            "invalid .fsx file: line 20: grid size -0 is not in canonical "
             "form (no leading zeros, no -0)");
   EXPECT_EQ(errorOfEdit("buffers 8\n", "buffers +8\n"),
-            "invalid .fsx file: line 4: expected number of buffers, found "
+            "invalid .fsx file: line 5: expected number of buffers, found "
             "\"+8\"");
   EXPECT_EQ(errorOfEdit("[2,3,4]", "[2,3, 4]"),
-            "invalid .fsx file: line 5: expected dimension, found \" 4] "
+            "invalid .fsx file: line 6: expected dimension, found \" 4] "
             "\\\"x\\\"\"");
   EXPECT_EQ(errorOfEdit("work 30 ", "work 9223372036854775808 "),
-            "invalid .fsx file: line 14: work 9223372036854775808 is out of "
+            "invalid .fsx file: line 15: work 9223372036854775808 is out of "
             "the range of int64");
   EXPECT_EQ(errorOfEdit("work 30 ", "work -9223372036854775809 "),
-            "invalid .fsx file: line 14: work -9223372036854775809 is out of "
+            "invalid .fsx file: line 15: work -9223372036854775809 is out of "
             "the range of int64");
   EXPECT_EQ(errorOfEdit("grid 1 block 128", "grid 4294967296 block 128"),
-            "invalid .fsx file: line 19: grid size 4294967296 is out of the "
+            "invalid .fsx file: line 20: grid size 4294967296 is out of the "
             "range of uint32");
   EXPECT_EQ(errorOfEdit("grid 1 block 128", "grid 1 block -1"),
-            "invalid .fsx file: line 19: block size -1 is out of the range of "
+            "invalid .fsx file: line 20: block size -1 is out of the range of "
             "uint32");
 }
 
 TEST(Executable, RejectsMalformedLines) {
   EXPECT_EQ(errorOfEdit("buffer 0 input", "buffer 0  input"),
-            "invalid .fsx file: line 5: expected a buffer kind, found \" "
+            "invalid .fsx file: line 6: expected a buffer kind, found \" "
             "input 0 f32 [2,3,4] \\\"x\\\"\"");
   EXPECT_EQ(errorOfEdit("entry \"forward\"\n", "entry \"forward\"\r\n"),
             "invalid .fsx file: line 2: expected \"\\x0a\", found \"\\x0d\"");
   EXPECT_EQ(errorOfEdit("buffer 1 input", "buffer 2 input"),
-            "invalid .fsx file: line 6: expected buffer 1, found buffer 2");
+            "invalid .fsx file: line 7: expected buffer 1, found buffer 2");
   EXPECT_EQ(errorOfEdit("buffer 3 temp", "buffer 3 tmp"),
-            "invalid .fsx file: line 8: unknown buffer kind \"tmp\" (expected "
+            "invalid .fsx file: line 9: unknown buffer kind \"tmp\" (expected "
             "input, constant, temp or alias)");
   EXPECT_EQ(errorOfEdit("f32 [5]", "f64 [5]"),
-            "invalid .fsx file: line 7: unknown dtype \"f64\" (expected f32, "
+            "invalid .fsx file: line 8: unknown dtype \"f64\" (expected f32, "
             "f16, bf16, i1, i32 or i64)");
   EXPECT_EQ(errorOfEdit("f32 [5]", "F32 [5]"),
-            "invalid .fsx file: line 7: expected a dtype, found \"F32 [5] "
+            "invalid .fsx file: line 8: expected a dtype, found \"F32 [5] "
             "\\\"bias\\\\x0aterm\\\"\"");
   EXPECT_EQ(errorOfEdit("kernel 2 reduction", "kernel 2 scan"),
-            "invalid .fsx file: line 16: unknown kernel kind \"scan\" "
-            "(expected elementwise, row-reduction or reduction)");
+            "invalid .fsx file: line 17: unknown kernel kind \"scan\" "
+            "(expected loop, row_reduction or reduction)");
   EXPECT_EQ(errorOfEdit("step 0 matmul", "step 0 gemm"),
-            "invalid .fsx file: line 18: unknown step kind \"gemm\" (expected "
+            "invalid .fsx file: line 19: unknown step kind \"gemm\" (expected "
             "launch or matmul)");
   EXPECT_EQ(errorOfEdit("steps 4\n", "steps 4\n\n"),
-            "invalid .fsx file: line 18: expected \"step \", found \"\\x0a\"");
+            "invalid .fsx file: line 19: expected \"step \", found \"\\x0a\"");
   EXPECT_EQ(errorOfEdit("inputs [0,1]", "inputs [0,1,]"),
-            "invalid .fsx file: line 22: expected buffer index, found \"]\"");
+            "invalid .fsx file: line 23: expected buffer index, found \"]\"");
   EXPECT_EQ(errorOfEdit("kernels 3\n", "kernels 3 \n"),
-            "invalid .fsx file: line 13: expected \"\\x0a\", found \" \"");
+            "invalid .fsx file: line 14: expected \"\\x0a\", found \" \"");
 }
 
 TEST(Executable, RejectsNonCanonicalStrings) {
   EXPECT_EQ(errorOfEdit("\"sum \\xc3\\xa9\"", "\"sum \\xC3\\xa9\""),
-            "invalid .fsx file: line 9: escape \"\\\\xC3\" needs two "
+            "invalid .fsx file: line 10: escape \"\\\\xC3\" needs two "
             "lowercase hex digits");
   EXPECT_EQ(errorOfEdit("[2,3,4] \"x\"", "[2,3,4] \"\\x78\""),
-            "invalid .fsx file: line 5: escape \"\\\\x78\" of a printable "
+            "invalid .fsx file: line 6: escape \"\\\\x78\" of a printable "
             "character (write it as itself, or \\\" and \\\\)");
   EXPECT_EQ(errorOfEdit("\"weight \\\"W\\\"\"", "\"weight \\x22W\\x22\""),
-            "invalid .fsx file: line 6: escape \"\\\\x22\" of a printable "
+            "invalid .fsx file: line 7: escape \"\\\\x22\" of a printable "
             "character (write it as itself, or \\\" and \\\\)");
   EXPECT_EQ(errorOfEdit("\"sum \\xc3\\xa9\"", "\"sum \xc3\xa9\""),
-            "invalid .fsx file: line 9: byte 0xc3 in a string must be written "
+            "invalid .fsx file: line 10: byte 0xc3 in a string must be written "
             "as \\xc3");
   EXPECT_EQ(errorOfEdit("\"bias\\x0aterm\"", "\"bias\\nterm\""),
-            "invalid .fsx file: line 7: unknown escape \"\\\\n\" in a string "
+            "invalid .fsx file: line 8: unknown escape \"\\\\n\" in a string "
             "(only \\\" \\\\ and \\xHH)");
   EXPECT_EQ(errorOfEdit("\"bias\\x0aterm\"", "\"bias\nterm\""),
-            "invalid .fsx file: line 7: byte 0x0a in a string must be written "
+            "invalid .fsx file: line 8: byte 0x0a in a string must be written "
             "as \\x0a");
   EXPECT_EQ(errorOfEdit("\"row max\"", "\"row\tmax\""),
-            "invalid .fsx file: line 11: byte 0x09 in a string must be written "
+            "invalid .fsx file: line 12: byte 0x09 in a string must be written "
             "as \\x09");
 }
 
@@ -635,8 +734,8 @@ TEST(Executable, ValidatesEntryAndArch) {
   EXPECT_EQ(errorOfChange([](Executable &e) { e.arch.clear(); }),
             "invalid .fsx file: the target architecture is empty");
   EXPECT_EQ(errorOfEdit("arch \"sm_90\"\n", ""),
-            "invalid .fsx file: line 3: expected \"arch \", found \"buffers "
-            "8\"");
+            "invalid .fsx file: line 3: expected \"arch \", found \"memory "
+            "arena 768 lower-b\"");
 }
 
 TEST(Executable, ValidatesShapes) {
@@ -657,6 +756,14 @@ TEST(Executable, ValidatesShapes) {
             }),
             "invalid .fsx file: buffer 3 (\"%mm\"): the size in bytes of "
             "[4611686018427387904] f32 overflows int64");
+  // An empty shape has no bytes, but its other dimensions must not make
+  // the size arithmetic overflow either.
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.buffers.push_back(buffer(BufferKind::Constant, 0, DType::F32,
+                                         {4611686018427387904, 4, 0}, "e"));
+            }),
+            "invalid .fsx file: buffer 8 (\"e\"): constant 0 has 20 bytes, "
+            "expected 0 for [4611686018427387904,4,0] f32");
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.buffers[6].shape = {2305843009213693952, 2};
             }),
@@ -752,8 +859,7 @@ TEST(Executable, ValidatesAliases) {
       buffer(BufferKind::Alias, 0, DType::F32, {24}, "x flat"));
   exe.buffers.push_back(
       buffer(BufferKind::Alias, 2, DType::F32, {1, 5}, "bias row"));
-  exe.buffers.push_back(
-      buffer(BufferKind::Temp, -1, DType::F32, {1, 1}, "one"));
+  exe.buffers.push_back(temp(DType::F32, {1, 1}, "one", 0));
   exe.buffers.push_back(buffer(BufferKind::Alias, 10, DType::F32, {}, "s"));
   EXPECT_EQ(errorOf(exe), "");
 }
@@ -765,8 +871,28 @@ TEST(Executable, ValidatesKernels) {
   EXPECT_EQ(errorOfChange([](Executable &e) { e.kernels[0].ptxIndex = -1; }),
             "invalid .fsx file: kernel 0 (\"fused_add\"): PTX text -1 is out "
             "of range (there are 2 PTX texts)");
+  // A kernel's name is a symbol and a file name: a C identifier, unique.
   EXPECT_EQ(errorOfChange([](Executable &e) { e.kernels[1].name.clear(); }),
-            "invalid .fsx file: kernel 1 (\"\"): the symbol name is empty");
+            "invalid .fsx file: kernel 1 (\"\"): the symbol name is not a C "
+            "identifier");
+  EXPECT_EQ(errorOfChange(
+                [](Executable &e) { e.kernels[1].name = "../victim/plain"; }),
+            "invalid .fsx file: kernel 1 (\"../victim/plain\"): the symbol "
+            "name is not a C identifier");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.kernels[1].name = std::string("exit\0", 5);
+            }),
+            "invalid .fsx file: kernel 1 (\"exit\\x00\"): the symbol name is "
+            "not a C identifier");
+  EXPECT_EQ(errorOfChange([](Executable &e) { e.kernels[1].name = "1k"; }),
+            "invalid .fsx file: kernel 1 (\"1k\"): the symbol name is not a C "
+            "identifier");
+  EXPECT_EQ(
+      errorOfChange([](Executable &e) { e.kernels[1].name = "_Fused_2"; }), "");
+  EXPECT_EQ(
+      errorOfChange([](Executable &e) { e.kernels[2].name = "fused_add"; }),
+      "invalid .fsx file: kernel 2 (\"fused_add\"): another kernel has "
+      "the same symbol name");
   EXPECT_EQ(errorOfChange([](Executable &e) { e.kernels[0].work = -1; }),
             "invalid .fsx file: kernel 0 (\"fused_add\"): negative work -1");
   EXPECT_EQ(errorOfChange([](Executable &e) { e.kernels[1].rowLength = -5; }),
@@ -796,6 +922,14 @@ TEST(Executable, ValidatesLaunches) {
   EXPECT_EQ(
       errorOfChange([](Executable &e) { e.steps[3].launch.blockSize = 1024; }),
       "");
+  // A row reduction combines whole warps (kernel 1 at step 2).
+  EXPECT_EQ(
+      errorOfChange([](Executable &e) { e.steps[2].launch.blockSize = 48; }),
+      "invalid .fsx file: step 2: block size 48 of a row reduction is not a "
+      "multiple of 32");
+  EXPECT_EQ(
+      errorOfChange([](Executable &e) { e.steps[2].launch.blockSize = 96; }),
+      "");
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.steps[2].launch.args = {5, 8};
             }),
@@ -817,20 +951,19 @@ TEST(Executable, ValidatesMatmuls) {
             "invalid .fsx file: step 0: matmul operand c is buffer -1, which "
             "does not exist (there are 8 buffers)");
   EXPECT_EQ(errorOfChange([](Executable &e) { e.steps[0].matmul.b = 2; }),
-            "invalid .fsx file: step 0: matmul operand b, buffer 2 "
-            "(\"bias\\x0aterm\") of [5] f32, has rank 1; matmul needs rank 2 "
-            "or more");
+            "invalid .fsx file: step 0: matmul operand b (buffer 2, [5] f32) "
+            "has rank 1; matmul needs rank 2 or more");
   EXPECT_EQ(errorOfChange([](Executable &e) { e.steps[0].matmul.c = 7; }),
-            "invalid .fsx file: step 0: matmul operand c, buffer 7 "
-            "(\"total\") of [] f32, has rank 0; matmul needs rank 2 or more");
+            "invalid .fsx file: step 0: matmul operand c (buffer 7, [] f32) "
+            "has rank 0; matmul needs rank 2 or more");
   EXPECT_EQ(
       errorOfChange([](Executable &e) { e.buffers[1].dtype = DType::F16; }),
       "invalid .fsx file: step 0: matmul operands of different dtypes: a "
       "[2,3,4] f32, b [4,5] f16, c [2,3,5] f32");
   EXPECT_EQ(
       errorOfChange([](Executable &e) { e.buffers[3].dtype = DType::BF16; }),
-      "invalid .fsx file: step 0: matmul operands of different dtypes: a "
-      "[2,3,4] f32, b [4,5] f32, c [2,3,5] bf16");
+      "invalid .fsx file: step 0: matmul result dtype bf16 is not f32 (the "
+      "operands' type): a [2,3,4] f32, b [4,5] f32, c [2,3,5] bf16");
   // f16/bf16 operands may give an f32 result (f32 accumulation), nothing
   // else mixes.
   EXPECT_EQ(errorOfChange([](Executable &e) {
@@ -841,14 +974,15 @@ TEST(Executable, ValidatesMatmuls) {
               e.buffers[0].dtype = e.buffers[1].dtype = DType::F16;
               e.buffers[3].dtype = DType::BF16;
             }),
-            "invalid .fsx file: step 0: matmul operands of different dtypes: "
-            "a [2,3,4] f16, b [4,5] f16, c [2,3,5] bf16");
+            "invalid .fsx file: step 0: matmul result dtype bf16 is neither "
+            "the operands' (f16) nor f32: a [2,3,4] f16, b [4,5] f16, c "
+            "[2,3,5] bf16");
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.buffers[0].dtype = e.buffers[1].dtype = DType::I32;
               e.buffers[3].dtype = DType::I64;
             }),
-            "invalid .fsx file: step 0: matmul operands of different dtypes: "
-            "a [2,3,4] i32, b [4,5] i32, c [2,3,5] i64");
+            "invalid .fsx file: step 0: matmul operands must be f32, f16 or "
+            "bf16, not i32: a [2,3,4] i32, b [4,5] i32, c [2,3,5] i64");
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.buffers[1].shape = {3, 5};
             }),
@@ -877,6 +1011,124 @@ TEST(Executable, ValidatesMatmuls) {
             "[2,3,5]: a [2,3,4] f32, b [4,5] f32, c [6,5] f32");
 }
 
+TEST(Executable, Version2Fields) {
+  // Kernel signatures, in-place permissions, matmul flags and epilogues.
+  EXPECT_EQ(errorOfEdit("in-place [0,0]", "in-place [0]"),
+            "invalid .fsx file: line 15: the in-place list has an odd number "
+            "of entries (it holds input, output pairs)");
+  EXPECT_EQ(errorOfEdit("in-place [0,0]", "in-place [0,1]"),
+            "invalid .fsx file: kernel 0 (\"fused_add\"): in-place pair (0, "
+            "1) names no input and output");
+  EXPECT_EQ(errorOfEdit("transpose-b 0", "transpose-b 2"),
+            "invalid .fsx file: line 19: transpose-b 2 is not 0 or 1");
+  EXPECT_EQ(errorOfEdit("epilogue none", "epilogue silu"),
+            "invalid .fsx file: line 19: unknown epilogue \"silu\" (expected "
+            "none, bias, relu, relu_bias, gelu or gelu_bias)");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.steps[2].launch.args = {5, 6, 7};
+            }),
+            "invalid .fsx file: step 2: 3 arguments, but the kernel takes 1 "
+            "inputs and 1 outputs");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.buffers.push_back(
+                  buffer(BufferKind::Alias, 7, DType::F32, {1}, "total[1]"));
+              e.steps[3].launch.args = {6, 8};
+            }),
+            "invalid .fsx file: step 3: output argument 1 is buffer 8 "
+            "(\"total[1]\"), not a temp buffer");
+  // A matmul with a bias epilogue round-trips; the bias is the constant.
+  Executable exe = makeModel();
+  exe.steps[0].matmul.epilogue = MatmulEpilogue::ReluBias;
+  exe.steps[0].matmul.bias = 2;
+  exe.steps[0].matmul.transposeB = true;
+  exe.buffers[1].shape = {5, 4};
+  std::string bytes = serializeExecutable(exe);
+  EXPECT_NE(bytes.find("step 0 matmul a 0 b 1 c 3 transpose-a 0 transpose-b "
+                       "1 epilogue relu_bias bias 2\n"),
+            std::string::npos);
+  std::string error;
+  std::optional<Executable> parsed = parseExecutable(bytes, error);
+  ASSERT_TRUE(parsed) << error;
+  expectSameExecutable(*parsed, exe);
+}
+
+TEST(Executable, LaunchesStayInsideTheirBuffers) {
+  // Every argument has the dtype of the kernel's parameter and at least as
+  // many elements as the kernel accesses: it never reads or writes past a
+  // buffer.
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.steps[2].launch.args = {6, 5};
+            }),
+            "invalid .fsx file: step 2: argument 0 is buffer 6 (\"row max\") "
+            "of [6] f32, but kernel 1 (\"fused_max\") accesses 30 f32 "
+            "elements there");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.kernels[2].params[1].elements = 2; // "total" has 1 element.
+            }),
+            "invalid .fsx file: step 3: argument 1 is buffer 7 (\"total\") of "
+            "[] f32, but kernel 2 (\"fused_sum\") accesses 2 f32 elements "
+            "there");
+  // A larger buffer is fine: the kernel accesses a prefix of it.
+  EXPECT_EQ(errorOfChange(
+                [](Executable &e) { e.kernels[1].params[0].elements = 29; }),
+            "");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.kernels[1].params[1].dtype = DType::I32;
+            }),
+            "invalid .fsx file: step 2: argument 1 is buffer 6 (\"row max\") "
+            "of [6] f32, but kernel 1 (\"fused_max\") accesses 6 i32 "
+            "elements there");
+  EXPECT_EQ(errorOfEdit("param-elements [30,6]", "param-elements [30]"),
+            "invalid .fsx file: line 16: the kernel has 2 parameter dtypes "
+            "but 1 element counts");
+  EXPECT_EQ(errorOfEdit("outputs 1 param-dtypes [f32,f32] param-elements "
+                        "[6,1]",
+                        "outputs 1 param-dtypes [f32] param-elements [6]"),
+            "invalid .fsx file: kernel 2 (\"fused_sum\"): 1 parameters, but 1 "
+            "inputs and 1 outputs");
+  EXPECT_EQ(errorOfChange(
+                [](Executable &e) { e.kernels[0].params[1].elements = -5; }),
+            "invalid .fsx file: kernel 0 (\"fused_add\"): parameter 1 has a "
+            "negative element count -5");
+  EXPECT_EQ(
+      errorOfEdit("param-dtypes [f32,f32,f32]", "param-dtypes [f32,f64,f32]"),
+      "invalid .fsx file: line 15: unknown dtype \"f64\" (expected f32, "
+      "f16, bf16, i1, i32 or i64)");
+  // At most 2^30 threads: 2^20 blocks of 1024 is exactly that.
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.steps[1].launch.gridSize = 1048576;
+              e.steps[1].launch.blockSize = 1024;
+            }),
+            "");
+  EXPECT_EQ(errorOfChange([](Executable &e) {
+              e.steps[1].launch.gridSize = 1048577;
+              e.steps[1].launch.blockSize = 1024;
+            }),
+            "invalid .fsx file: step 1: grid 1048577 x block 1024 is more than "
+            "2^30 threads, which a generated kernel's 32-bit index does not "
+            "support");
+  EXPECT_NE(errorOfChange(
+                [](Executable &e) { e.steps[1].launch.gridSize = UINT32_MAX; }),
+            "");
+}
+
+TEST(Executable, RejectsAHandEditedPlan) {
+  // "row max" moved onto "sum", which is live from step 1 to the end.
+  EXPECT_EQ(errorOfEdit("offset 256 \"row max\"", "offset 0 \"row max\""),
+            "invalid .fsx file: buffer 4 (\"sum \\xc3\\xa9\") and buffer 6 "
+            "(\"row max\") are live together at step 2 but share bytes [0, "
+            "24) of the arena");
+  // A figure that does not match the plan.
+  EXPECT_NE(errorOfEdit("lower-bound 768", "lower-bound 512"), "");
+  EXPECT_NE(errorOfEdit("peak-step 3", "peak-step 2"), "");
+  // An arena too small for "total" at 512 (4 bytes).
+  EXPECT_NE(errorOfEdit("arena 768", "arena 515"), "");
+  EXPECT_EQ(errorOfEdit("arena 768", "arena 516"), "");
+  // Offsets off the 256-byte grid, and a workspace likewise.
+  EXPECT_NE(errorOfEdit("offset 512 \"total\"", "offset 528 \"total\""), "");
+  EXPECT_NE(errorOfEdit("workspace 33554432", "workspace 33554433"), "");
+}
+
 TEST(Executable, ValidatesOutputs) {
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.outputs = {7, 8};
@@ -886,6 +1138,31 @@ TEST(Executable, ValidatesOutputs) {
   EXPECT_EQ(errorOfChange([](Executable &e) { e.outputs = {-1}; }),
             "invalid .fsx file: outputs[0] is buffer -1, which does not exist "
             "(there are 8 buffers)");
+}
+
+TEST(PlanPrinter, ShowsThePlanOneLinePerEntry) {
+  // By hand from the model: four temps of 256 aligned bytes each (1024 for
+  // one buffer per temporary), and names that are not plain printable
+  // ASCII quoted with the format's escapes.
+  std::string plan = formatPlan(makeModel());
+  const char kHead[] =
+      "executable 'forward' for sm_90, format v2\n"
+      "memory: arena 768 bytes, 1.000x the lower bound 768 (one buffer per "
+      "temporary: 1024, 256 saved); constants 20, workspace 33554432; peak "
+      "at step 3 (launch of kernel 2 'fused_sum')\n"
+      "buffers:\n"
+      "  #0 x: input 0 f32[2x3x4]\n"
+      "  #1 \"weight \\\"W\\\"\": input 1 f32[4x5]\n"
+      "  #2 \"bias\\x0aterm\": constant f32[5]\n"
+      "  #3 %mm: temp f32[2x3x5] at 0\n"
+      "  #4 \"sum \\xc3\\xa9\": temp f32[2x3x5] at 0\n"
+      "  #5 reshaped: alias of #4 f32[6x5]\n"
+      "  #6 row max: temp f32[6] at 256\n"
+      "  #7 total: temp f32[scalar] at 512\n"
+      "kernels:\n"
+      "  k0 fused_add: loop, work 30, vector 2, in0 may become out0, ptx 207 "
+      "bytes\n";
+  EXPECT_EQ(plan.substr(0, sizeof(kHead) - 1), kHead);
 }
 
 //===----------------------------------------------------------------------===//
@@ -902,7 +1179,7 @@ TEST(Executable, RejectsEveryPrefix) {
   }
   // Also a header that breaks off mid-line, with the line number.
   EXPECT_EQ(errorOfBytes(file.substr(0, bytesOf(kModelHeader).find("[2,3,5]"))),
-            "truncated .fsx file: the header breaks off in line 8");
+            "truncated .fsx file: the header breaks off in line 9");
 }
 
 TEST(Executable, RejectsHugeCountsQuickly) {
@@ -913,7 +1190,7 @@ TEST(Executable, RejectsHugeCountsQuickly) {
   };
   std::string error =
       errorOfBytes(headerWith("buffers 8\n", "buffers 4611686018427387904\n"));
-  EXPECT_EQ(error.rfind("truncated .fsx file: line 4 declares "
+  EXPECT_EQ(error.rfind("truncated .fsx file: line 5 declares "
                         "4611686018427387904 buffers, more than the "
                         "remaining ",
                         0),
@@ -921,21 +1198,21 @@ TEST(Executable, RejectsHugeCountsQuickly) {
       << error;
   error =
       errorOfBytes(headerWith("kernels 3\n", "kernels 9223372036854775807\n"));
-  EXPECT_EQ(error.rfind("truncated .fsx file: line 13 declares "
+  EXPECT_EQ(error.rfind("truncated .fsx file: line 14 declares "
                         "9223372036854775807 kernels, more than the "
                         "remaining ",
                         0),
             0u)
       << error;
   error = errorOfBytes(headerWith("steps 4\n", "steps 4611686018427387904\n"));
-  EXPECT_EQ(error.rfind("truncated .fsx file: line 17 declares "
+  EXPECT_EQ(error.rfind("truncated .fsx file: line 18 declares "
                         "4611686018427387904 steps, more than the remaining ",
                         0),
             0u)
       << error;
   error = errorOfBytes(
       headerWith("ptx-texts 2\n", "ptx-texts 4611686018427387904\n"));
-  EXPECT_EQ(error.rfind("truncated .fsx file: line 24 declares "
+  EXPECT_EQ(error.rfind("truncated .fsx file: line 25 declares "
                         "4611686018427387904 ptx texts, more than the "
                         "remaining ",
                         0),
@@ -943,19 +1220,20 @@ TEST(Executable, RejectsHugeCountsQuickly) {
       << error;
   error = errorOfBytes(
       headerWith("constants 1\n", "constants 4611686018427387904\n"));
-  EXPECT_EQ(error.rfind("truncated .fsx file: line 27 declares "
+  EXPECT_EQ(error.rfind("truncated .fsx file: line 28 declares "
                         "4611686018427387904 constants, more than the "
                         "remaining ",
                         0),
             0u)
       << error;
   EXPECT_EQ(errorOfBytes(headerWith("constants 1\n", "constants -1\n")),
-            "invalid .fsx file: line 27: negative number of constants -1");
+            "invalid .fsx file: line 28: negative number of constants -1");
   // The bound, exactly: after "buffers 2" 8 bytes are left, which one
   // record could fill but not two.
-  EXPECT_EQ(errorOfBytes("fusec-executable 1\nentry \"f\"\narch \"a\"\n"
-                         "buffers 2\n12345678"),
-            "truncated .fsx file: line 4 declares 2 buffers, more than the "
+  EXPECT_EQ(errorOfBytes("fusec-executable 2\nentry \"f\"\narch \"a\"\n"
+                         "memory arena 0 lower-bound 0 peak-step 0 "
+                         "workspace 0\nbuffers 2\n12345678"),
+            "truncated .fsx file: line 5 declares 2 buffers, more than the "
             "remaining 8 bytes of the file can hold");
   EXPECT_EQ(errorOfBytes(
                 headerWith("payload 344\n", "payload 4611686018427387904\n")),
@@ -972,9 +1250,9 @@ TEST(Executable, RejectsHugeCountsQuickly) {
             "invalid .fsx file: constant 0: offset 9223372036854775807 and "
             "length 9223372036854775807 lie outside the 344-byte payload");
   // A shape of huge dimensions is only arithmetic, never an allocation.
-  EXPECT_EQ(errorOfBytes(headerWith("[2,3,5] \"%mm\"",
+  EXPECT_EQ(errorOfBytes(headerWith("[2,3,5] offset 0 \"%mm\"",
                                     "[9223372036854775807,"
-                                    "9223372036854775807] \"%mm\"")),
+                                    "9223372036854775807] offset 0 \"%mm\"")),
             "invalid .fsx file: buffer 3 (\"%mm\"): the number of elements of "
             "shape [9223372036854775807,9223372036854775807] overflows int64");
 }
@@ -1032,7 +1310,7 @@ TEST(Executable, SurvivesRandomMutations) {
 
 TEST(Executable, SurvivesRandomBytes) {
   std::mt19937_64 rng(7);
-  std::string prefix = "fusec-executable 1\n";
+  std::string prefix = "fusec-executable 2\n";
   for (int i = 0; i < 2000; ++i) {
     std::string bytes = i % 2 ? prefix : std::string();
     size_t n = rng() % 200;

@@ -81,6 +81,7 @@ KernelDesc kernel(std::string name, bool inPlace) {
   k.kind = FusionKind::Loop;
   k.numInputs = 1;
   k.numOutputs = 1;
+  k.params = {{DType::F32, kN}, {DType::F32, kN}};
   k.work = kN;
   if (inPlace)
     k.inPlace = {{0, 0}};

@@ -864,6 +864,45 @@ TEST(MatmulCheck, BufferIndicesInRange) {
   EXPECT_NE(v.error().find("operand c is buffer 9"), std::string::npos);
 }
 
+TEST(MatmulCheck, BoundsTheNumberOfCalls) {
+  // Batches that broadcast in alternation, a [2,1,2,1,...] against
+  // b [1,2,1,2,...]: only the last batch dimension is one strided call, so
+  // n batch dimensions take 2^(n-1) calls (by hand: each outer index of
+  // the first n-1 dimensions is one call of 2 products).
+  auto alternating = [](int n) {
+    Product p;
+    for (int d = 0; d < n; ++d) {
+      p.a.push_back(d % 2 ? 1 : 2);
+      p.b.push_back(d % 2 ? 2 : 1);
+    }
+    p.a.insert(p.a.end(), {1, 1});
+    p.b.insert(p.b.end(), {1, 1});
+    return p;
+  };
+  MatmulStep step;
+  Executable exe = makeExecutable(alternating(17), step);
+  std::string error;
+  EXPECT_EQ(matmulCallCount(exe, step), 65536);
+  EXPECT_TRUE(checkMatmulStep(exe, step, error)) << error;
+  EXPECT_EQ(describeMatmul(exe, step).size(), 65536u);
+  exe = makeExecutable(alternating(18), step);
+  EXPECT_EQ(matmulCallCount(exe, step), 131072);
+  EXPECT_FALSE(checkMatmulStep(exe, step, error));
+  EXPECT_EQ(error.rfind("matmul needs 131072 cuBLASLt calls, more than 65536 "
+                        "(its batch dimensions broadcast in alternation): ",
+                        0),
+            0u)
+      << error;
+  // A huge plain batch is few calls: 2^20 products in 17 calls of 65535
+  // or fewer.
+  Product big;
+  big.a = {1 << 20, 1, 1};
+  big.b = {1, 1};
+  exe = makeExecutable(big, step);
+  EXPECT_EQ(matmulCallCount(exe, step), 17);
+  EXPECT_TRUE(checkMatmulStep(exe, step, error)) << error;
+}
+
 TEST(MatmulCheck, EpilogueAndBiasPresence) {
   ValidStep v;
   v.step.epilogue = MatmulEpilogue::Relu;

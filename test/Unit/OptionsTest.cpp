@@ -127,8 +127,9 @@ TEST(Options, RejectsBadValues) {
             "invalid value 'fast' for --rate: expected a number");
   EXPECT_EQ(error({"--on=maybe"}),
             "invalid value 'maybe' for --on: expected true or false");
-  EXPECT_EQ(error({"--size=0"}), "invalid --size '0': expected a positive "
-                                 "byte count with an optional K/M/G suffix");
+  EXPECT_EQ(error({"--size=0"}),
+            "invalid value '0' for --size: expected a positive "
+            "byte count with an optional K/M/G suffix");
   EXPECT_EQ(error({"--color=blue"}),
             "invalid value 'blue' for --color: expected red|green");
   EXPECT_EQ(error({"--frobnicate"}), "unknown option '--frobnicate'");

@@ -37,7 +37,7 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // MEMORY: run-errors.mlir:5:8: error: cannot allocate 24 bytes for tensor<2x3xf32>: 48 bytes are in use and the memory limit is 60 bytes
 
 // RUN: not fusec %s --run --input=%t/a.npy --input=%t/a.npy --memory-limit=lots 2>&1 | FileCheck %s --check-prefix=LIMIT
-// LIMIT: error: invalid --memory-limit 'lots'
+// LIMIT: error: invalid value 'lots' for --memory-limit
 
 // RUN: not fusec %s --run --backend=gpu --input=%t/a.npy --input=%t/a.npy 2>&1 | FileCheck %s --check-prefix=GPU
 // GPU: error: --backend=gpu is not available

@@ -49,6 +49,8 @@ struct KernelSource {
   /// The fusion's kind (loop, row_reduction or reduction).
   FusionKind kind = FusionKind::Loop;
   int64_t numInputs = 0, numOutputs = 0;
+  /// Each parameter's dtype and element count (rt::KernelDesc::params).
+  std::vector<rt::KernelParam> params;
   int64_t work = 0, rowLength = 0, vectorWidth = 1;
   /// (input, output) pairs that may share storage (rt::KernelDesc::inPlace):
   /// in a loop over linear positions, the input has the output's element

@@ -28,6 +28,11 @@ namespace fusec::rt {
 /// Version of the format this code reads and writes.
 inline constexpr uint32_t kExecutableVersion = 2;
 
+/// The most threads a launch may have (grid x block): generated kernels
+/// index with 32-bit ints below 2^30 elements, and a grid-stride index
+/// reaches the element count plus the grid's thread count.
+inline constexpr int64_t kMaxLaunchThreads = int64_t(1) << 30;
+
 /// Every temporary starts at a multiple of this many bytes of the arena, so
 /// that every vectorised access (16 bytes) and every cuBLASLt operand (256
 /// bytes, NVIDIA's advice) stays aligned.
@@ -54,6 +59,20 @@ struct BufferDesc {
   std::string name;
 };
 
+/// One pointer parameter of a kernel: the dtype and the most elements the
+/// kernel's code reads (an input) or writes (an output) there, from the
+/// start. A launch must pass a buffer of that dtype holding at least that
+/// many elements, so that the reader can prove every launch stays inside
+/// its buffers. (Kernels with identical code are one kernel: a slice of the
+/// first rows of a [8,4] tensor reads what a [2,4] tensor holds, 8.)
+struct KernelParam {
+  DType dtype = DType::F32;
+  int64_t elements = 0;
+  bool operator==(const KernelParam &o) const {
+    return dtype == o.dtype && elements == o.elements;
+  }
+};
+
 /// A kernel: how it maps its work onto threads (its kind: loop,
 /// row_reduction or reduction, never matmul), which lets a runtime
 /// recompute the grid for the device it runs on (every kernel is written
@@ -64,6 +83,8 @@ struct KernelDesc {
   FusionKind kind = FusionKind::Loop;
   /// Pointer parameters: `numInputs` inputs, then `numOutputs` outputs.
   int64_t numInputs = 0, numOutputs = 0;
+  /// Each parameter's dtype and element count, inputs then outputs.
+  std::vector<KernelParam> params;
   int64_t work = 0;
   int64_t rowLength = 0;
   int64_t vectorWidth = 1;
@@ -152,6 +173,9 @@ bool epilogueHasBias(MatmulEpilogue epilogue);
 /// Size in bytes of a buffer's data (elements x dtype size); the reader
 /// guarantees it does not overflow.
 inline int64_t bufferBytes(const BufferDesc &b) {
+  for (int64_t d : b.shape)
+    if (d == 0)
+      return 0; // [2^62, 4, 0] has no bytes; its other products overflow.
   int64_t n = int64_t(dtypeSize(b.dtype));
   for (int64_t d : b.shape)
     n *= d;

@@ -53,8 +53,9 @@ bool checkMemoryLimit(const Executable &exe, uint64_t limit,
 
 class LoadedExecutable {
 public:
-  /// Loads `exe` on `device`. Nothing is allocated when the plan does not
-  /// fit (checkMemoryLimit with options.memoryLimit, or the device's
+  /// Loads `exe` on `device`, which must outlive the result (it holds the
+  /// device's memory and kernels). Nothing is allocated when the plan does
+  /// not fit (checkMemoryLimit with options.memoryLimit, or the device's
   /// available bytes).
   static std::unique_ptr<LoadedExecutable> load(const Executable &exe,
                                                 Device &device,

@@ -99,6 +99,9 @@ constexpr bool blasEpilogueHasBias(BlasEpilogue epilogue) {
 /// beyond this batch count, so larger batches are split into several calls.
 inline constexpr int64_t kMaxBatchCount = 65535;
 
+/// The most cublasLtMatmul calls one step may need (checkMatmulStep).
+inline constexpr int64_t kMaxMatmulCalls = 65536;
+
 //===----------------------------------------------------------------------===//
 // Calls
 //===----------------------------------------------------------------------===//
@@ -170,7 +173,8 @@ struct MatmulCall {
 ///  * the bias has exactly N elements (any shape), of c's dtype or f32;
 ///  * c does not share its bytes with a, b or the bias (being the same
 ///    buffer or a view of the same buffer): cuBLASLt does not compute in
-///    place.
+///    place;
+///  * the product takes at most kMaxMatmulCalls calls (matmulCallCount).
 bool checkMatmulStep(const Executable &exe, const MatmulStep &step,
                      std::string &error);
 
@@ -194,6 +198,12 @@ bool checkMatmulStep(const Executable &exe, const MatmulStep &step,
 ///  * Leading dimensions are at least 1: cuBLASLt rejects 0, and a matrix
 ///    whose natural leading dimension is 0 (K = 0) has no elements, so the
 ///    value addresses nothing.
+/// How many calls describeMatmul returns for `step` (its batch, split at
+/// the dimensions one strided-batched call cannot express, and cut at
+/// kMaxBatchCount), without building them. Expects a step whose shapes
+/// passed checkMatmulStep.
+int64_t matmulCallCount(const Executable &exe, const MatmulStep &step);
+
 std::vector<MatmulCall> describeMatmul(const Executable &exe,
                                        const MatmulStep &step);
 

@@ -115,6 +115,21 @@ std::optional<uint64_t> parseByteCount(std::string_view text);
 /// the count is a multiple of one, else bytes.
 std::string formatByteCount(uint64_t bytes);
 
+/// The message every binder gives for a bad option value:
+/// "invalid value 'TEXT' for --OPTION: EXPECTED".
+std::string invalidOptionValue(std::string_view option, std::string_view text,
+                               std::string_view expected);
+
+/// Parses a byte-count option's text into `value`; the message on failure
+/// (zero is rejected unless `zeroAllowed`).
+std::optional<std::string> assignByteCount(std::string_view option,
+                                           std::string_view text,
+                                           bool zeroAllowed, uint64_t &value);
+
+/// The message for an integer option below its minimum, if it is.
+std::optional<std::string> checkMinimum(std::string_view option, int64_t value,
+                                        int64_t minimum);
+
 /// A command-line parser over OptionBinder for tools without LLVM
 /// (fusec-run): `--name=value` or `--name value`, `--no-name` for flags,
 /// positionals collected in order, `--help` generated from the bindings.
@@ -188,7 +203,7 @@ private:
   bool tableOpen = false;
 };
 
-/// For messages: "1536 bytes", "33560320 bytes (32.0 MiB)".
+/// For messages: "1536 bytes", "33560320 bytes (32.0 MiB)" (rounded down).
 std::string describeBytes(uint64_t bytes);
 
 /// Formats a double the way the binders print defaults ("0.01", "1e-08").

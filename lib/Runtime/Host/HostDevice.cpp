@@ -5,6 +5,7 @@
 #include "fusec/Support/Buffer.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -93,8 +94,22 @@ std::unique_ptr<HostDevice> HostDevice::create(const std::string &kernelLibrary,
             "': " + (why ? why : "unknown error");
     return nullptr;
   }
-  auto lookup = [handle](const std::string &name) {
-    return reinterpret_cast<Entry>(dlsym(handle, (name + "_host").c_str()));
+  // dlsym also searches the library's dependencies (libc...): only a
+  // symbol defined in the kernel library itself is a kernel.
+  struct link_map *self = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &self) != 0 || !self || !self->l_name) {
+    error = "cannot inspect host kernels '" + kernelLibrary + "'";
+    dlclose(handle);
+    return nullptr;
+  }
+  auto lookup = [handle, library = std::string(self->l_name)](
+                    const std::string &name) -> Entry {
+    void *symbol = dlsym(handle, (name + "_host").c_str());
+    Dl_info where{};
+    if (!symbol || !dladdr(symbol, &where) || !where.dli_fname ||
+        library != where.dli_fname)
+      return nullptr;
+    return reinterpret_cast<Entry>(symbol);
   };
   return std::unique_ptr<HostDevice>(
       new HostDevice(lookup, "kernels from " + kernelLibrary, handle));
@@ -176,8 +191,8 @@ std::unique_ptr<DeviceKernels> HostDevice::loadKernels(const Executable &exe,
   for (const KernelDesc &k : exe.kernels) {
     Entry entry = lookup(k.name);
     if (!entry) {
-      error = "the host kernels lack '" + k.name +
-              "_host': were they compiled from this model's --emit=cuda?";
+      error = "the host kernels lack " + quoteName(k.name + "_host", '\'') +
+              ": were they compiled from this model's --emit=cuda?";
       return nullptr;
     }
     kernels->entries.push_back(entry);

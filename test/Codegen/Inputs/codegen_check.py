@@ -213,8 +213,15 @@ class Checker:
         inputs = []
         signature = plan_inputs(r.stdout)
         # Every buffer of the plan (inputs, constants, results).
-        sizes = [math.prod(int(d) for d in m.split("x")) for m in re.findall(
-            r"^\s+#\d+ \S+: .*\w+\[([0-9x]+)\]$", r.stdout, re.M)]
+        # (a temp's line ends with its arena offset, "at N").
+        sizes = [math.prod(int(d) for d in m.split("x") if d.isdigit())
+                 for m in re.findall(
+                     r"^\s+#\d+ \S+: .*?\w+\[([0-9x]*|scalar)\](?: at \d+)?$",
+                     r.stdout, re.M)]
+        listed = re.search(r"^buffers:\n((?:  #.*\n)*)", r.stdout, re.M)
+        if not listed or listed.group(1).count("\n") != len(sizes):
+            return self.fail(f["name"], "unexpected buffer lines in "
+                             "fusec-run --print-plan:\n" + r.stdout)
         if sum(sizes) > (16 << 20):
             self.too_large += 1  # Compiled and assembled, not run.
             return
