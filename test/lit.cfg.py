@@ -43,6 +43,27 @@ if any(os.path.exists(os.path.join(d, "libnvrtc.so.13")) or
        os.path.exists(os.path.join(d, "libnvrtc.so"))
        for d in [config.cuda_lib_dir, "/usr/local/cuda/lib64"] if d):
     config.available_features.add("nvrtc")
+# The CUDA toolkit's stub driver (it answers CUDA_ERROR_STUB_LIBRARY), for
+# the no-driver error paths.
+stub = [os.path.join(d, "stubs", "libcuda.so")
+        for d in [config.cuda_lib_dir, "/usr/local/cuda/lib64"] if d]
+stub = next((p for p in stub if os.path.exists(p)), "")
+if stub:
+    config.available_features.add("cuda-stub")
+config.substitutions.append(("%cuda_stub", stub))
+# A GPU that fusec can run on: the runtime itself says (fusec-run --devices
+# lists "GPU 0: ..."). Tests that need one say REQUIRES: cuda-device and are
+# reported unsupported elsewhere.
+import subprocess
+try:
+    devices = subprocess.run(
+        [os.path.join(config.fusec_obj_root, "bin", "fusec-run"), "--devices"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        timeout=60).stdout
+except (OSError, subprocess.TimeoutExpired):
+    devices = ""
+if devices.startswith("GPU 0:"):
+    config.available_features.add("cuda-device")
 # The host C++ compiler, for generated kernels compiled for the CPU.
 config.substitutions.append(("%host_cxx", config.host_cxx))
 # Tests never touch the user's kernel cache.

@@ -4,11 +4,13 @@
 #include "fusec/Codegen/KernelCache.h"
 #include "fusec/Driver/Report.h"
 #include "fusec/Interpreter/Interpreter.h"
+#include "fusec/Runtime/Cuda/CudaDevice.h"
 #include "fusec/Support/File.h"
 #include "fusec/Support/Npy.h"
 #include "fusec/Support/Results.h"
 
 #include "mlir/IR/Verifier.h"
+
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -177,11 +179,59 @@ LogicalResult generateCode(Invocation &inv, Model &model, std::string &out) {
   return success();
 }
 
-/// --train=FUNC --run: --steps steps on the interpreter, feeding each
-/// step's updated parameters and state to the next; prints the loss per
-/// step and writes the final parameters.
+/// Where --run executes a function: the interpreter, or the function
+/// compiled and loaded on a device. One call runs it once.
+struct Runner {
+  std::function<std::optional<std::vector<Buffer>>(const std::vector<Buffer> &,
+                                                   std::string &)>
+      run;
+  /// On a device: the loaded executable (for --device-report).
+  std::unique_ptr<rt::LoadedExecutable> loaded;
+
+  std::string report() const {
+    return loaded ? loaded->report()
+                  : "device: the reference interpreter (CPU)\n";
+  }
+};
+
+/// A runner for `func`: on `device` when there is one (the function is
+/// compiled for it, its plan loaded once), else on `interp`.
+FailureOr<Runner> makeRunner(Invocation &inv, func::FuncOp func,
+                             Interpreter &interp, rt::Device *device) {
+  Runner runner;
+  if (!device) {
+    runner.run = [&interp,
+                  func](const std::vector<Buffer> &args,
+                        std::string &) -> std::optional<std::vector<Buffer>> {
+      FailureOr<SmallVector<Buffer>> results = interp.run(func, args);
+      if (failed(results))
+        return std::nullopt; // Diagnosed at its location.
+      return std::vector<Buffer>(results->begin(), results->end());
+    };
+    return runner;
+  }
+  FailureOr<CompiledFunction> compiled =
+      compileFunction(func, inv.codegen, CodegenStage::Ptx);
+  if (failed(compiled))
+    return failure();
+  printStats(inv, compiled->stats);
+  std::string error;
+  runner.loaded = rt::LoadedExecutable::load(compiled->executable, *device,
+                                             inv.execution, error);
+  if (!runner.loaded)
+    return func.emitError() << error;
+  rt::LoadedExecutable *loaded = runner.loaded.get();
+  runner.run = [loaded](const std::vector<Buffer> &args, std::string &error) {
+    return loaded->run(args, error);
+  };
+  return runner;
+}
+
+/// --train=FUNC --run: --steps steps, feeding each step's updated
+/// parameters and state to the next; prints the loss per step and writes
+/// the final parameters.
 LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
-                          llvm::raw_ostream &out) {
+                          rt::Device *device, llvm::raw_ostream &out) {
   ModuleOp module = model.getModule();
   const std::string &loss = inv.pipeline.training.train;
   FailureOr<TrainStepSignature> sig = trainStepSignature(module, loss);
@@ -197,13 +247,10 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
       readInputs(lossFunc, inv.inputs, interp.getAllocator());
   if (failed(args))
     return failure();
-  auto runStep = [&](const std::vector<Buffer> &stepArgs,
-                     std::string &) -> std::optional<std::vector<Buffer>> {
-    FailureOr<SmallVector<Buffer>> results = interp.run(step, stepArgs);
-    if (failed(results))
-      return std::nullopt;
-    return std::vector<Buffer>(results->begin(), results->end());
-  };
+  FailureOr<Runner> runner = makeRunner(inv, step, interp, device);
+  if (failed(runner))
+    return failure();
+  auto runStep = runner->run;
   auto report = [&](const StepReport &r) {
     out << "step " << r.step << ": loss " << llvm::format("%g", r.loss);
     if (r.scale)
@@ -224,6 +271,8 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
   if (sig->skippedResult >= 0)
     out << ", " << *skipped << " skipped";
   out << "\n";
+  if (inv.execution.deviceReport)
+    out << runner->report();
   std::vector<Buffer> params;
   for (int64_t p : sig->params)
     params.push_back((*args)[size_t(p)]);
@@ -236,18 +285,15 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
   return success();
 }
 
-/// --run: read inputs, interpret, write results.
-LogicalResult runModel(Invocation &inv, Model &model, llvm::raw_ostream &out) {
+/// --run: read inputs, run on `device` or the interpreter, write results.
+LogicalResult runModel(Invocation &inv, Model &model, rt::Device *device,
+                       llvm::raw_ostream &out) {
   ModuleOp module = model.getModule();
-  if (inv.backend == Backend::GPU)
-    return module.emitError()
-           << "--backend=gpu is not available in this build of fusec; use "
-              "--backend=interp or auto";
   InterpreterOptions options;
   options.memoryLimit = inv.execution.memoryLimit;
   Interpreter interp(options);
   if (!inv.pipeline.training.train.empty())
-    return trainModule(inv, model, interp, out);
+    return trainModule(inv, model, interp, device, out);
   FailureOr<func::FuncOp> entry = model.findEntry(inv.entry);
   if (failed(entry))
     return failure();
@@ -255,19 +301,47 @@ LogicalResult runModel(Invocation &inv, Model &model, llvm::raw_ostream &out) {
       readInputs(*entry, inv.inputs, interp.getAllocator());
   if (failed(args))
     return failure();
-  FailureOr<SmallVector<Buffer>> results = interp.run(*entry, *args);
-  if (failed(results))
+  FailureOr<Runner> runner = makeRunner(inv, *entry, interp, device);
+  if (failed(runner))
     return failure();
-  std::vector<std::string> lines;
   std::string error;
-  bool written = writeResults(
-      inv.outputDir, std::vector<Buffer>(results->begin(), results->end()),
-      lines, error);
+  std::optional<std::vector<Buffer>> results = runner->run(*args, error);
+  if (!results) {
+    if (!error.empty())
+      return entry->emitError() << error;
+    return failure();
+  }
+  if (inv.execution.deviceReport)
+    out << runner->report();
+  std::vector<std::string> lines;
+  bool written = writeResults(inv.outputDir, *results, lines, error);
   for (const std::string &line : lines)
     out << line << "\n";
   if (!written)
     return module.emitError() << error;
   return success();
+}
+
+/// The GPU --run uses: none with --backend=interp; with auto, none when
+/// there is no usable GPU (a note says why); with gpu, an error then.
+FailureOr<std::unique_ptr<rt::Device>> openRunDevice(const Invocation &inv,
+                                                     Session &session) {
+  if (!inv.run || inv.backend == Backend::Interp)
+    return std::unique_ptr<rt::Device>();
+  rt::CudaDeviceOptions options;
+  options.ordinal = int(inv.execution.device);
+  options.graphs = inv.execution.cudaGraphs;
+  std::string why;
+  std::unique_ptr<rt::Device> device = rt::createCudaDevice(options, why);
+  if (device)
+    return device;
+  if (inv.backend == Backend::GPU) {
+    session.error("--backend=gpu: no usable GPU: " + why);
+    return failure();
+  }
+  session.note("running on the reference interpreter: no usable GPU (" + why +
+               ")");
+  return std::unique_ptr<rt::Device>();
 }
 
 } // namespace
@@ -281,6 +355,13 @@ fusec::runInvocation(Invocation &inv, Session &session,
                   "(or -o - for stdout)");
     return failure();
   }
+  if (inv.execution.listDevices) {
+    out << rt::describeCudaDevices();
+    return success();
+  }
+  FailureOr<std::unique_ptr<rt::Device>> device = openRunDevice(inv, session);
+  if (failed(device))
+    return failure();
   FailureOr<Model> loaded = session.loadFile(inv.input);
   if (failed(loaded))
     return failure();
@@ -303,7 +384,15 @@ fusec::runInvocation(Invocation &inv, Session &session,
       inv.entry = train + "_train_step";
   }
   bool codegen = isCodegen(inv.emit);
-  if (codegen) {
+  if (*device) {
+    // Code for --gpu-arch runs on that architecture and newer ones; for an
+    // older GPU, compile for the GPU itself when fusec targets it.
+    std::string arch = (*device)->arch(), why;
+    if (!rt::archRunsOn(inv.codegen.gpuArch, arch, why) &&
+        TargetInfo::get(arch))
+      inv.codegen.gpuArch = arch;
+  }
+  if (codegen || *device) {
     // Code generation compiles one function, every operation in a fusion:
     // without fusion, one operation each.
     pipeline.inlineCalls = true;
@@ -328,7 +417,7 @@ fusec::runInvocation(Invocation &inv, Session &session,
   if (failed(pm.run(model.getModule())) || failed(verify(model.getModule())))
     return failure();
 
-  if (inv.run && failed(runModel(inv, model, out)))
+  if (inv.run && failed(runModel(inv, model, device->get(), out)))
     return failure();
   if (inv.run && inv.output.empty())
     return success();

@@ -102,6 +102,14 @@ void Session::error(const std::string &message, const std::string &who) {
   ++errors;
 }
 
+void Session::note(const std::string &message, const std::string &who) {
+  fusec::Diagnostic d;
+  d.severity = fusec::Diagnostic::Severity::Note;
+  d.message = message;
+  d.rendered = who + ": note: " + message + "\n";
+  diagnostics.push_back(std::move(d));
+}
+
 FailureOr<Model> Session::loadFile(const std::string &path) {
   std::string message;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);

@@ -23,6 +23,18 @@ void ExecutionOptions::bindOptions(OptionBinder &binder) {
                "interpreter",
                "the device's available memory; for the interpreter 90% of "
                "physical memory");
+  binder.integer("device", device, "The GPU to run on (see --devices)",
+                 /*minimum=*/0);
+  binder.flag("cuda-graphs", cudaGraphs,
+              "Replay each run's steps as one CUDA graph (false: launch them "
+              "one by one, for comparison)");
+  binder.flag("device-report", deviceReport,
+              "Say which device ran and, per step, whether it was a "
+              "generated kernel or cuBLASLt");
+  binder.flag("devices", listDevices,
+              "List the GPUs of this machine (name, architecture, "
+              "multiprocessors, memory, driver), or say why there is none, "
+              "and exit");
 }
 
 static int64_t alignUp(int64_t bytes) {
@@ -232,4 +244,31 @@ LoadedExecutable::run(const std::vector<Buffer> &args, std::string &error) {
     outputs.push_back(std::move(out));
   }
   return outputs;
+}
+
+std::string LoadedExecutable::report() const {
+  std::string out = "device: " + device.name() + "\n";
+  int64_t launches = 0, calls = 0;
+  for (size_t s = 0; s < exe.steps.size(); ++s) {
+    const Step &step = exe.steps[s];
+    out += "  step " + std::to_string(s) + ": ";
+    if (step.kind == Step::Kind::Launch) {
+      const KernelDesc &k = exe.kernels[size_t(step.launch.kernel)];
+      out += "generated kernel " + quoteName(k.name, '\'') + " (" +
+             std::string(fusionKindName(k.kind)) + ", <<<" +
+             std::to_string(step.launch.gridSize) + ", " +
+             std::to_string(step.launch.blockSize) + ">>>)\n";
+      ++launches;
+      continue;
+    }
+    int64_t n = matmulCallCount(exe, step.matmul);
+    out += "cuBLASLt matmul (" + std::to_string(n) +
+           (n == 1 ? " call" : " calls") + ", epilogue " +
+           matmulEpilogueName(step.matmul.epilogue) + ")\n";
+    calls += n;
+  }
+  out += "  " + std::to_string(launches) + " kernel launches, " +
+         std::to_string(calls) + " cuBLASLt calls per run; " +
+         device.replayDescription() + "\n";
+  return out;
 }

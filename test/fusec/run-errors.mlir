@@ -39,8 +39,8 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // RUN: not fusec %s --run --input=%t/a.npy --input=%t/a.npy --memory-limit=lots 2>&1 | FileCheck %s --check-prefix=LIMIT
 // LIMIT: error: invalid value 'lots' for --memory-limit
 
-// RUN: not fusec %s --run --backend=gpu --input=%t/a.npy --input=%t/a.npy 2>&1 | FileCheck %s --check-prefix=GPU
-// GPU: error: --backend=gpu is not available
+// RUN: env FUSEC_LIBCUDA=%t/no/libcuda.so.1 not fusec %s --run --backend=gpu --input=%t/a.npy --input=%t/a.npy 2>&1 | FileCheck %s --check-prefix=GPU
+// GPU: fusec: error: --backend=gpu: no usable GPU: cannot load the CUDA driver library {{.*}}no/libcuda.so.1 (is the NVIDIA driver installed?)
 
 // RUN: not fusec %s --run --entry=nope --input=%t/a.npy 2>&1 | FileCheck %s --check-prefix=ENTRY
 // ENTRY: error: no function named 'nope' in the module

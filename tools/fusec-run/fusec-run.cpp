@@ -1,19 +1,20 @@
 //===- fusec-run.cpp - Inspect and run an executable artifact -------------===//
 //
-//   fusec-run MODEL.fsx [--print-plan] [--dump-ptx DIR]
-//             [--host-kernels KERNELS.so --input A.npy ... --output-dir DIR]
-//             [--memory-limit SIZE]
+//   fusec-run MODEL.fsx [--input A.npy ... --output-dir DIR]
+//             [--backend=auto|gpu|host] [--host-kernels KERNELS.so]
+//             [--device N] [--device-report] [--print-plan] [--dump-ptx DIR]
+//   fusec-run --devices
 //
 // Reads an .fsx written by `fusec --emit=exec` with no LLVM or MLIR in the
-// process. --print-plan prints the memory plan, buffers, kernels and steps;
-// --dump-ptx writes each kernel's PTX to DIR/<kernel>.ptx; --host-kernels
-// runs the plan on the host device (the model's kernels compiled for the
-// CPU, docs/codegen.md) through the plan executor and writes result0.npy,
-// result1.npy, ... Every error is one line "fusec-run: error: ..." and exit
-// status 1.
+// process and runs it through the plan executor: on a GPU (the CUDA
+// device), or on the host device with the model's kernels compiled for the
+// CPU (docs/codegen.md). --print-plan and --dump-ptx inspect it instead of
+// running it, unless a run is asked for too. Every error is one line
+// "fusec-run: error: ..." and exit status 1.
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusec/Runtime/Cuda/CudaDevice.h"
 #include "fusec/Runtime/Executable.h"
 #include "fusec/Runtime/Executor.h"
 #include "fusec/Runtime/Host/HostDevice.h"
@@ -31,7 +32,10 @@ using namespace fusec;
 
 namespace {
 
+enum class RunBackend { Auto, GPU, Host };
+
 struct RunToolOptions {
+  RunBackend backend = RunBackend::Auto;
   bool printPlan = false;
   std::string dumpPtx, hostKernels, outputDir = ".";
   std::vector<std::string> inputs;
@@ -43,6 +47,13 @@ struct RunToolOptions {
                 "Print the memory plan, buffers, kernels and steps");
     binder.text("dump-ptx", dumpPtx,
                 "Write each kernel's PTX to DIR/<kernel>.ptx", "DIR");
+    binder.choice(
+        "backend", backend,
+        {{RunBackend::Auto, "auto",
+          "the host device with --host-kernels, else the GPU"},
+         {RunBackend::GPU, "gpu", "the GPU (see --devices)"},
+         {RunBackend::Host, "host", "the host device (needs --host-kernels)"}},
+        "Where the model runs");
     binder.text("host-kernels", hostKernels,
                 "Run on the host device with the kernels of this shared "
                 "library (the model's --emit=cuda compiled with -DFUSEC_HOST)",
@@ -61,6 +72,32 @@ int fail(const std::string &message) {
   return 1;
 }
 
+/// The device `options` ask for, or nullptr with the reason.
+std::unique_ptr<rt::Device> openDevice(const RunToolOptions &options,
+                                       std::string &error) {
+  bool host =
+      options.backend == RunBackend::Host ||
+      (options.backend == RunBackend::Auto && !options.hostKernels.empty());
+  if (host) {
+    if (options.hostKernels.empty()) {
+      error = "--backend=host needs --host-kernels (the model's --emit=cuda "
+              "compiled for the CPU, docs/codegen.md)";
+      return nullptr;
+    }
+    return rt::HostDevice::create(options.hostKernels, error);
+  }
+  rt::CudaDeviceOptions cuda;
+  cuda.ordinal = int(options.execution.device);
+  cuda.graphs = options.execution.cudaGraphs;
+  std::unique_ptr<rt::Device> device = rt::createCudaDevice(cuda, error);
+  if (!device) {
+    error = "no usable GPU: " + error;
+    if (options.backend == RunBackend::Auto)
+      error += " (to run on the CPU, give --host-kernels: docs/codegen.md)";
+  }
+  return device;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -77,6 +114,10 @@ int main(int argc, char **argv) {
     return fail(message);
   case ArgumentParser::Result::Ok:
     break;
+  }
+  if (options.execution.listDevices) {
+    std::cout << rt::describeCudaDevices();
+    return 0;
   }
   if (positionals.empty())
     return fail("no model given (usage: fusec-run MODEL.fsx ...)");
@@ -99,15 +140,15 @@ int main(int argc, char **argv) {
                                exe->ptx[size_t(k.ptxIndex)], error))
         return fail(error);
   }
-  if (options.hostKernels.empty()) {
-    if (!options.inputs.empty())
-      return fail("running a model needs --host-kernels (the GPU runtime "
-                  "is not part of this build)");
+  // Inspecting alone does not run the model; anything about a run does.
+  bool inspect = options.printPlan || !options.dumpPtx.empty();
+  bool run =
+      !inspect || !options.inputs.empty() || !options.hostKernels.empty() ||
+      options.backend != RunBackend::Auto || options.execution.deviceReport;
+  if (!run)
     return 0;
-  }
 
-  std::unique_ptr<rt::HostDevice> device =
-      rt::HostDevice::create(options.hostKernels, error);
+  std::unique_ptr<rt::Device> device = openDevice(options, error);
   if (!device)
     return fail(error);
   std::unique_ptr<rt::LoadedExecutable> loaded =
@@ -124,6 +165,8 @@ int main(int argc, char **argv) {
   std::optional<std::vector<Buffer>> results = loaded->run(args, error);
   if (!results)
     return fail(model + ": " + error);
+  if (options.execution.deviceReport)
+    std::cout << loaded->report();
   std::vector<std::string> lines;
   bool written = writeResults(options.outputDir, *results, lines, error);
   for (const std::string &line : lines)

@@ -71,6 +71,9 @@ public:
 
   /// For messages and reports: "host CPU", "NVIDIA H200 (device 0)".
   virtual std::string name() const = 0;
+  /// The GPU architecture kernels are compiled for ("sm_90"); empty for a
+  /// device that runs them some other way (the host).
+  virtual std::string arch() const = 0;
   /// Bytes this process may still allocate on the device (what the memory
   /// plan is checked against when no limit is given).
   virtual uint64_t availableBytes() const = 0;
@@ -98,6 +101,8 @@ public:
   record(const DeviceKernels &kernels,
          const std::function<void(StepRecorder &)> &record,
          std::string &error) = 0;
+  /// How a recorded list runs, for reports: "replayed as one CUDA graph".
+  virtual std::string replayDescription() const = 0;
   /// Runs a recorded list (asynchronously where the device allows).
   virtual bool replay(StepList &list, std::string &error) = 0;
   /// Waits until everything issued so far has finished.

@@ -30,6 +30,14 @@ struct ExecutionOptions {
   /// workspace and inputs); 0: what the device has available. The
   /// interpreter reads it as its budget for live tensors.
   uint64_t memoryLimit = 0;
+  /// The GPU to run on (--device=N).
+  int64_t device = 0;
+  /// Replay each run's steps as one CUDA graph (else call by call).
+  bool cudaGraphs = true;
+  /// Say which device ran and what each step was (--device-report).
+  bool deviceReport = false;
+  /// Print the GPUs of this machine, or why there is none (--devices).
+  bool listDevices = false;
 
   void bindOptions(OptionBinder &binder);
 };
@@ -69,6 +77,11 @@ public:
                                          std::string &error);
 
   const Executable &executable() const { return exe; }
+
+  /// What --device-report prints: the device, then one line per step (a
+  /// generated kernel, or cuBLASLt with its number of calls), then the
+  /// totals and how the steps are replayed.
+  std::string report() const;
 
 private:
   LoadedExecutable(const Executable &exe, Device &device);

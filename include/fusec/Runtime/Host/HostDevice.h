@@ -40,7 +40,11 @@ public:
 
   std::string name() const override;
   uint64_t availableBytes() const override;
+  std::string arch() const override { return ""; }
   bool poisonsTemporaries() const override { return true; }
+  std::string replayDescription() const override {
+    return "run step by step on the CPU, temporaries poisoned";
+  }
   std::unique_ptr<DeviceMemory> allocate(int64_t bytes,
                                          std::string &error) override;
   bool upload(const DeviceMemory &to, int64_t offset, const void *from,

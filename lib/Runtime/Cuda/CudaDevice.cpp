@@ -1,0 +1,529 @@
+//===- CudaDevice.cpp - An NVIDIA GPU behind the device interface ---------===//
+
+#include "fusec/Runtime/Cuda/CudaDevice.h"
+#include "fusec/Runtime/Cuda/CudaBlas.h"
+#include "fusec/Runtime/Cuda/CudaLibraries.h"
+#include "fusec/Support/Options.h"
+
+#include <functional>
+
+using namespace fusec;
+using namespace fusec::rt;
+using namespace fusec::rt::cuda;
+
+namespace {
+
+/// The primary context of the device made current for a scope.
+class ContextScope {
+public:
+  ContextScope(const Driver &driver, CUcontext context) : driver(driver) {
+    pushed = driver.cuCtxPushCurrent(context) == CUDA_SUCCESS;
+  }
+  ~ContextScope() {
+    if (pushed) {
+      CUcontext popped;
+      driver.cuCtxPopCurrent(&popped);
+    }
+  }
+  bool ok() const { return pushed; }
+
+private:
+  const Driver &driver;
+  bool pushed = false;
+};
+
+class CudaMemory final : public DeviceMemory {
+public:
+  CudaMemory(const Driver &driver, CUcontext context, CUdeviceptr pointer,
+             int64_t bytes)
+      : driver(driver), context(context), pointer(pointer), bytes(bytes) {}
+  ~CudaMemory() override {
+    ContextScope scope(driver, context);
+    driver.cuMemFree(pointer);
+  }
+  uint64_t address() const override { return uint64_t(pointer); }
+  int64_t size() const override { return bytes; }
+
+private:
+  const Driver &driver;
+  CUcontext context;
+  CUdeviceptr pointer;
+  int64_t bytes;
+};
+
+class CudaKernels final : public DeviceKernels {
+public:
+  CudaKernels(const Driver &driver, CUcontext context)
+      : driver(driver), context(context) {}
+  ~CudaKernels() override {
+    ContextScope scope(driver, context);
+    for (CUmodule m : modules)
+      driver.cuModuleUnload(m);
+  }
+  std::vector<CUmodule> modules;     // One per PTX text.
+  std::vector<CUfunction> functions; // One per kernel.
+  std::vector<std::string> names;
+
+private:
+  const Driver &driver;
+  CUcontext context;
+};
+
+/// One recorded call: issues itself on a stream, or says what failed.
+using Call = std::function<bool(CUstream, std::string &)>;
+
+class CudaStepList final : public StepList {
+public:
+  CudaStepList(const Driver &driver, CUcontext context)
+      : driver(driver), context(context) {}
+  ~CudaStepList() override {
+    ContextScope scope(driver, context);
+    if (exec)
+      driver.cuGraphExecDestroy(exec);
+    if (graph)
+      driver.cuGraphDestroy(graph);
+  }
+  std::vector<Call> calls;
+  std::vector<std::unique_ptr<BlasDescriptors>> descriptors;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+
+private:
+  const Driver &driver;
+  CUcontext context;
+};
+
+class CudaDevice;
+
+/// Turns the executor's steps into calls; the first failure is kept.
+class CudaRecorder final : public StepRecorder {
+public:
+  CudaRecorder(CudaDevice &device, const CudaKernels &kernels,
+               CudaStepList &list)
+      : device(device), kernels(kernels), list(list) {}
+  void launch(int64_t kernel, uint32_t grid, uint32_t block,
+              const std::vector<uint64_t> &args) override;
+  void matmul(const MatmulCall &call, uint64_t a, uint64_t b, uint64_t d,
+              uint64_t bias, uint64_t workspace,
+              int64_t workspaceBytes) override;
+  void fill(uint64_t address, int64_t bytes, uint8_t value) override;
+
+  std::string error;
+
+private:
+  CudaDevice &device;
+  const CudaKernels &kernels;
+  CudaStepList &list;
+};
+
+class CudaDevice final : public Device {
+public:
+  CudaDevice(const Driver &driver, const CudaDeviceOptions &options)
+      : driver(driver), options(options) {}
+  ~CudaDevice() override {
+    {
+      ContextScope scope(driver, context);
+      if (blasHandle)
+        blas->cublasLtDestroy(blasHandle);
+      if (stream)
+        driver.cuStreamDestroy(stream);
+    }
+    if (context)
+      driver.cuDevicePrimaryCtxRelease(device);
+  }
+
+  bool open(std::string &error) {
+    if (!check(driver.cuDeviceGet(&device, options.ordinal), "cuDeviceGet",
+               error))
+      return false;
+    char buffer[256] = {};
+    int major = 0, minor = 0;
+    if (!check(driver.cuDeviceGetName(buffer, sizeof buffer - 1, device),
+               "cuDeviceGetName", error) ||
+        !check(
+            driver.cuDeviceGetAttribute(
+                &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+            "cuDeviceGetAttribute", error) ||
+        !check(
+            driver.cuDeviceGetAttribute(
+                &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+            "cuDeviceGetAttribute", error) ||
+        !check(driver.cuDevicePrimaryCtxRetain(&context, device),
+               "cuDevicePrimaryCtxRetain", error))
+      return false;
+    architecture = smArch(major, minor);
+    label = std::string(buffer) + " (device " +
+            std::to_string(options.ordinal) + ", " + architecture + ")";
+    ContextScope scope(driver, context);
+    return check(driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+                 "cuStreamCreate", error);
+  }
+
+  std::string name() const override { return label; }
+  std::string arch() const override { return architecture; }
+
+  uint64_t availableBytes() const override {
+    ContextScope scope(driver, context);
+    size_t free = 0, total = 0;
+    if (driver.cuMemGetInfo(&free, &total) != CUDA_SUCCESS)
+      return 0;
+    return free;
+  }
+
+  bool poisonsTemporaries() const override { return false; }
+
+  std::string replayDescription() const override {
+    return options.graphs ? "replayed as one CUDA graph"
+                          : "launched one by one (CUDA graphs off)";
+  }
+
+  std::unique_ptr<DeviceMemory> allocate(int64_t bytes,
+                                         std::string &error) override {
+    ContextScope scope(driver, context);
+    CUdeviceptr pointer = 0;
+    // cuMemAlloc aligns to at least 256 bytes (kArenaAlignment).
+    if (!check(driver.cuMemAlloc(&pointer, size_t(bytes)),
+               "cuMemAlloc of " + describeBytes(uint64_t(bytes)), error))
+      return nullptr;
+    return std::make_unique<CudaMemory>(driver, context, pointer, bytes);
+  }
+
+  bool upload(const DeviceMemory &to, int64_t offset, const void *from,
+              int64_t bytes, std::string &error) override {
+    ContextScope scope(driver, context);
+    return check(driver.cuMemcpyHtoDAsync(CUdeviceptr(to.address() + offset),
+                                          from, size_t(bytes), stream),
+                 "cuMemcpyHtoDAsync", error) &&
+           check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize",
+                 error);
+  }
+
+  bool download(const DeviceMemory &from, int64_t offset, void *to,
+                int64_t bytes, std::string &error) override {
+    ContextScope scope(driver, context);
+    return check(driver.cuMemcpyDtoHAsync(to,
+                                          CUdeviceptr(from.address() + offset),
+                                          size_t(bytes), stream),
+                 "cuMemcpyDtoHAsync", error) &&
+           check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize",
+                 error);
+  }
+
+  std::unique_ptr<DeviceKernels> loadKernels(const Executable &exe,
+                                             std::string &error) override {
+    if (!exe.kernels.empty() && !archRunsOn(exe.arch, architecture, error))
+      return nullptr;
+    ContextScope scope(driver, context);
+    auto kernels = std::make_unique<CudaKernels>(driver, context);
+    for (size_t i = 0; i < exe.ptx.size(); ++i) {
+      // The driver compiles PTX for this device (its JIT); a failure comes
+      // with the JIT's log.
+      std::string log(8192, '\0');
+      CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER,
+                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+      void *values[] = {log.data(), reinterpret_cast<void *>(log.size() - 1)};
+      std::string ptx = exe.ptx[i]; // NUL-terminated copy.
+      CUmodule module = nullptr;
+      CUresult r =
+          driver.cuModuleLoadDataEx(&module, ptx.c_str(), 2, keys, values);
+      if (r != CUDA_SUCCESS) {
+        log.resize(log.find('\0'));
+        error = "cuModuleLoadDataEx of PTX text " + std::to_string(i) +
+                " failed: " + driver.describe(r) +
+                (log.empty() ? "" : "\n" + log);
+        return nullptr;
+      }
+      kernels->modules.push_back(module);
+    }
+    for (const KernelDesc &k : exe.kernels) {
+      CUfunction f = nullptr;
+      if (!check(driver.cuModuleGetFunction(
+                     &f, kernels->modules[size_t(k.ptxIndex)], k.name.c_str()),
+                 "cuModuleGetFunction of kernel " + quoteName(k.name, '\''),
+                 error))
+        return nullptr;
+      kernels->functions.push_back(f);
+      kernels->names.push_back(k.name);
+    }
+    return kernels;
+  }
+
+  std::unique_ptr<StepList>
+  record(const DeviceKernels &kernels,
+         const std::function<void(StepRecorder &)> &record,
+         std::string &error) override {
+    auto list = std::make_unique<CudaStepList>(driver, context);
+    CudaRecorder recorder(*this, static_cast<const CudaKernels &>(kernels),
+                          *list);
+    record(recorder);
+    if (!recorder.error.empty()) {
+      error = recorder.error;
+      return nullptr;
+    }
+    if (!options.graphs)
+      return list;
+    // The whole list captured once as a graph; every replay launches it.
+    ContextScope scope(driver, context);
+    if (!check(driver.cuStreamBeginCapture(stream,
+                                           CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
+               "cuStreamBeginCapture", error))
+      return nullptr;
+    bool issued = issue(*list, error);
+    CUgraph graph = nullptr;
+    CUresult ended = driver.cuStreamEndCapture(stream, &graph);
+    list->graph = graph;
+    if (!issued)
+      return nullptr;
+    if (!check(ended, "cuStreamEndCapture", error) ||
+        !check(driver.cuGraphInstantiateWithFlags(&list->exec, graph, 0),
+               "cuGraphInstantiateWithFlags", error))
+      return nullptr;
+    return list;
+  }
+
+  bool replay(StepList &steps, std::string &error) override {
+    auto &list = static_cast<CudaStepList &>(steps);
+    ContextScope scope(driver, context);
+    if (list.exec)
+      return check(driver.cuGraphLaunch(list.exec, stream), "cuGraphLaunch",
+                   error);
+    return issue(list, error);
+  }
+
+  bool synchronize(std::string &error) override {
+    ContextScope scope(driver, context);
+    return check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize",
+                 error);
+  }
+
+  /// cuBLASLt and its handle on this device, created on first use.
+  bool blasHandleFor(std::string &error) {
+    if (blasHandle)
+      return true;
+    if (!(blas = BlasLt::get(error)))
+      return false;
+    ContextScope scope(driver, context);
+    cublasStatus_t status = blas->cublasLtCreate(&blasHandle);
+    if (status != CUBLAS_STATUS_SUCCESS) {
+      error = "cublasLtCreate failed: " + blas->describe(status);
+      blasHandle = nullptr;
+      return false;
+    }
+    return true;
+  }
+
+  bool check(CUresult result, const std::string &what,
+             std::string &error) const {
+    if (result == CUDA_SUCCESS)
+      return true;
+    error = what + " failed on " + (label.empty() ? "the GPU" : label) + ": " +
+            driver.describe(result);
+    return false;
+  }
+
+  const Driver &driver;
+  const BlasLt *blas = nullptr;
+  cublasLtHandle_t blasHandle = nullptr;
+
+private:
+  bool issue(CudaStepList &list, std::string &error) {
+    for (Call &call : list.calls)
+      if (!call(stream, error))
+        return false;
+    return true;
+  }
+
+  CudaDeviceOptions options;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  CUstream stream = nullptr;
+  std::string architecture, label;
+};
+
+void CudaRecorder::launch(int64_t kernel, uint32_t grid, uint32_t block,
+                          const std::vector<uint64_t> &args) {
+  CUfunction f = kernels.functions[size_t(kernel)];
+  std::string name = quoteName(kernels.names[size_t(kernel)], '\'');
+  const Driver &driver = device.driver;
+  list.calls.push_back([&driver, &device = device, f, grid, block, name,
+                        pointers =
+                            std::vector<CUdeviceptr>(args.begin(), args.end())](
+                           CUstream stream, std::string &error) mutable {
+    std::vector<void *> params;
+    for (CUdeviceptr &p : pointers)
+      params.push_back(&p);
+    return device.check(driver.cuLaunchKernel(f, grid, 1, 1, block, 1, 1, 0,
+                                              stream, params.data(), nullptr),
+                        "cuLaunchKernel of " + name, error);
+  });
+}
+
+void CudaRecorder::matmul(const MatmulCall &call, uint64_t a, uint64_t b,
+                          uint64_t d, uint64_t bias, uint64_t workspace,
+                          int64_t workspaceBytes) {
+  if (!error.empty() || !device.blasHandleFor(error))
+    return;
+  const BlasLt &blas = *device.blas;
+  std::unique_ptr<BlasDescriptors> desc =
+      BlasDescriptors::create(blas, call, bias, error);
+  if (!desc)
+    return;
+  // The algorithm is chosen once, here, by cuBLASLt's heuristic for this
+  // exact call and workspace.
+  cublasLtMatmulPreference_t preference = nullptr;
+  cublasStatus_t status = blas.cublasLtMatmulPreferenceCreate(&preference);
+  uint64_t limit = uint64_t(workspaceBytes);
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = blas.cublasLtMatmulPreferenceSetAttribute(
+        preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &limit,
+        sizeof limit);
+  cublasLtMatmulHeuristicResult_t heuristic = {};
+  int found = 0;
+  if (status == CUBLAS_STATUS_SUCCESS)
+    status = blas.cublasLtMatmulAlgoGetHeuristic(
+        device.blasHandle, desc->operation, desc->a, desc->b, desc->c, desc->d,
+        preference, 1, &heuristic, &found);
+  if (preference)
+    blas.cublasLtMatmulPreferenceDestroy(preference);
+  if (status != CUBLAS_STATUS_SUCCESS || found == 0) {
+    error = "cuBLASLt has no algorithm for " + describeCall(call) +
+            (status != CUBLAS_STATUS_SUCCESS ? ": " + blas.describe(status)
+                                             : std::string());
+    return;
+  }
+  BlasDescriptors *descriptors = desc.get();
+  list.descriptors.push_back(std::move(desc));
+  list.calls.push_back([&blas, &device = device, descriptors,
+                        algo = heuristic.algo, a, b, d, workspace,
+                        workspaceBytes, text = describeCall(call)](
+                           CUstream stream, std::string &error) {
+    BlasDescriptors &x = *descriptors;
+    // cuBLAS "A" and "B" are the call's a and b; C is D (beta 0).
+    cublasStatus_t status = blas.cublasLtMatmul(
+        device.blasHandle, x.operation, &x.alpha,
+        reinterpret_cast<const void *>(a), x.a,
+        reinterpret_cast<const void *>(b), x.b, &x.beta,
+        reinterpret_cast<const void *>(d), x.c, reinterpret_cast<void *>(d),
+        x.d, &algo, reinterpret_cast<void *>(workspace), size_t(workspaceBytes),
+        stream);
+    if (status == CUBLAS_STATUS_SUCCESS)
+      return true;
+    error = "cublasLtMatmul failed (" + text + "): " + blas.describe(status);
+    return false;
+  });
+}
+
+void CudaRecorder::fill(uint64_t address, int64_t bytes, uint8_t value) {
+  const Driver &driver = device.driver;
+  list.calls.push_back([&driver, &device = device, address, bytes,
+                        value](CUstream stream, std::string &error) {
+    return device.check(driver.cuMemsetD8Async(CUdeviceptr(address), value,
+                                               size_t(bytes), stream),
+                        "cuMemsetD8Async", error);
+  });
+}
+
+} // namespace
+
+std::unique_ptr<Device>
+fusec::rt::createCudaDevice(const CudaDeviceOptions &options,
+                            std::string &error) {
+  const Driver *driver = Driver::get(error);
+  if (!driver)
+    return nullptr;
+  int count = 0;
+  CUresult r = driver->cuDeviceGetCount(&count);
+  if (r != CUDA_SUCCESS) {
+    error = "cuDeviceGetCount failed: " + driver->describe(r);
+    return nullptr;
+  }
+  if (count == 0) {
+    error = "the NVIDIA driver sees no GPU";
+    return nullptr;
+  }
+  if (options.ordinal < 0 || options.ordinal >= count) {
+    error = "there is no GPU " + std::to_string(options.ordinal) + " (" +
+            std::to_string(count) + " found: 0 to " +
+            std::to_string(count - 1) + ")";
+    return nullptr;
+  }
+  auto device = std::make_unique<CudaDevice>(*driver, options);
+  if (!device->open(error))
+    return nullptr;
+  return device;
+}
+
+bool fusec::rt::listCudaDevices(std::vector<CudaDeviceInfo> &devices,
+                                int &driverVersion, std::string &error) {
+  const Driver *driver = Driver::get(error);
+  if (!driver)
+    return false;
+  driverVersion = driver->version;
+  int count = 0;
+  CUresult r = driver->cuDeviceGetCount(&count);
+  if (r != CUDA_SUCCESS) {
+    error = "cuDeviceGetCount failed: " + driver->describe(r);
+    return false;
+  }
+  if (count == 0) {
+    error = "the NVIDIA driver (" + std::to_string(driverVersion / 1000) + "." +
+            std::to_string(driverVersion % 1000 / 10) + ") sees no GPU";
+    return false;
+  }
+  for (int i = 0; i < count; ++i) {
+    CudaDeviceInfo info;
+    info.ordinal = i;
+    CUdevice device;
+    char name[256] = {};
+    size_t total = 0;
+    if ((r = driver->cuDeviceGet(&device, i)) != CUDA_SUCCESS ||
+        (r = driver->cuDeviceGetName(name, sizeof name - 1, device)) !=
+            CUDA_SUCCESS ||
+        (r = driver->cuDeviceGetAttribute(
+             &info.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+             device)) != CUDA_SUCCESS ||
+        (r = driver->cuDeviceGetAttribute(
+             &info.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+             device)) != CUDA_SUCCESS ||
+        (r = driver->cuDeviceGetAttribute(
+             &info.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+             device)) != CUDA_SUCCESS ||
+        (r = driver->cuDeviceTotalMem(&total, device)) != CUDA_SUCCESS) {
+      error =
+          "cannot query GPU " + std::to_string(i) + ": " + driver->describe(r);
+      return false;
+    }
+    info.name = name;
+    info.totalBytes = total;
+    // Free memory needs a context: the primary one, released at once.
+    CUcontext context = nullptr;
+    if (driver->cuDevicePrimaryCtxRetain(&context, device) == CUDA_SUCCESS) {
+      {
+        ContextScope scope(*driver, context);
+        size_t free = 0, all = 0;
+        if (scope.ok() && driver->cuMemGetInfo(&free, &all) == CUDA_SUCCESS)
+          info.freeBytes = free;
+      }
+      driver->cuDevicePrimaryCtxRelease(device);
+    }
+    devices.push_back(info);
+  }
+  return true;
+}
+
+std::string fusec::rt::describeCudaDevices() {
+  std::vector<CudaDeviceInfo> devices;
+  int version = 0;
+  std::string error;
+  if (!listCudaDevices(devices, version, error))
+    return "no usable GPU: " + error + "\n";
+  std::string out;
+  for (const CudaDeviceInfo &d : devices)
+    out += "GPU " + std::to_string(d.ordinal) + ": " + d.name + ", " +
+           smArch(d.major, d.minor) + ", " + std::to_string(d.multiprocessors) +
+           " multiprocessors, " + describeBytes(d.freeBytes) + " free of " +
+           describeBytes(d.totalBytes) + "; driver " +
+           std::to_string(version / 1000) + "." +
+           std::to_string(version % 1000 / 10) + "\n";
+  return out;
+}
