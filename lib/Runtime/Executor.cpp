@@ -4,6 +4,7 @@
 #include "fusec/Runtime/Matmul.h"
 #include "fusec/Runtime/MemoryPlan.h"
 
+#include <chrono>
 #include <cstring>
 
 using namespace fusec;
@@ -262,13 +263,27 @@ std::string LoadedExecutable::report() const {
       continue;
     }
     int64_t n = matmulCallCount(exe, step.matmul);
-    out += "cuBLASLt matmul (" + std::to_string(n) +
-           (n == 1 ? " call" : " calls") + ", epilogue " +
-           matmulEpilogueName(step.matmul.epilogue) + ")\n";
+    out += "matmul, " + std::to_string(n) +
+           (n == 1 ? " cuBLASLt call" : " cuBLASLt calls") + ", epilogue " +
+           matmulEpilogueName(step.matmul.epilogue) + "\n";
     calls += n;
   }
   out += "  " + std::to_string(launches) + " kernel launches, " +
          std::to_string(calls) + " cuBLASLt calls per run; " +
          device.replayDescription() + "\n";
   return out;
+}
+
+std::optional<std::vector<double>> LoadedExecutable::time(int64_t repeats,
+                                                          std::string &error) {
+  std::vector<double> seconds;
+  for (int64_t i = 0; i < repeats; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (!device.replay(*steps, error) || !device.synchronize(error))
+      return std::nullopt;
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  return seconds;
 }

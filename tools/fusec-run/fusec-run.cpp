@@ -24,6 +24,8 @@
 #include "fusec/Support/Options.h"
 #include "fusec/Support/Results.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -39,6 +41,7 @@ struct RunToolOptions {
   bool printPlan = false;
   std::string dumpPtx, hostKernels, outputDir = ".";
   std::vector<std::string> inputs;
+  int64_t repeat = 0;
   rt::ExecutionOptions execution;
 
   void bindOptions(OptionBinder &binder) {
@@ -63,6 +66,10 @@ struct RunToolOptions {
                 "A.npy", /*commaSeparated=*/false);
     binder.text("output-dir", outputDir,
                 "Directory for result0.npy, result1.npy, ...", "DIR");
+    binder.integer("repeat", repeat,
+                   "After the run, replay its steps N more times (3 of them "
+                   "to warm up) and print the median and minimum time of one",
+                   /*minimum=*/0);
     execution.bindOptions(binder);
   }
 };
@@ -167,6 +174,16 @@ int main(int argc, char **argv) {
     return fail(model + ": " + error);
   if (options.execution.deviceReport)
     std::cout << loaded->report();
+  if (options.repeat > 0) {
+    std::optional<std::vector<double>> times =
+        loaded->time(options.repeat + 3, error);
+    if (!times)
+      return fail(model + ": " + error);
+    std::vector<double> t(times->begin() + 3, times->end());
+    std::sort(t.begin(), t.end());
+    std::printf("time: median %.6f ms, min %.6f ms over %zu replays\n",
+                t[t.size() / 2] * 1e3, t.front() * 1e3, t.size());
+  }
   std::vector<std::string> lines;
   bool written = writeResults(options.outputDir, *results, lines, error);
   for (const std::string &line : lines)

@@ -78,6 +78,11 @@ public:
 
   const Executable &executable() const { return exe; }
 
+  /// Replays the last run's steps `repeats` times (its inputs are still on
+  /// the device), each timed from launch to completion; the seconds of
+  /// each, or nullopt with `error`. For benchmarks (fusec-run --repeat).
+  std::optional<std::vector<double>> time(int64_t repeats, std::string &error);
+
   /// What --device-report prints: the device, then one line per step (a
   /// generated kernel, or cuBLASLt with its number of calls), then the
   /// totals and how the steps are replayed.

@@ -43,7 +43,8 @@ public:
   std::string arch() const override { return ""; }
   bool poisonsTemporaries() const override { return true; }
   std::string replayDescription() const override {
-    return "run step by step on the CPU, temporaries poisoned";
+    return "run step by step on the CPU (cuBLASLt calls on the reference "
+           "GEMM), temporaries poisoned";
   }
   std::unique_ptr<DeviceMemory> allocate(int64_t bytes,
                                          std::string &error) override;
