@@ -80,6 +80,7 @@ def main():
 
     rows = []  # (model, function, arena, bound, naive)
     matmuls = epilogues = 0
+    kinds = {}  # "bias, relu" -> count
     with tempfile.TemporaryDirectory() as work:
         for path in model_files(args.models):
             name = os.path.relpath(path, ROOT)
@@ -102,6 +103,8 @@ def main():
                     if m:
                         matmuls += 1
                         epilogues += m.group(1).startswith("with")
+                        kind = re.sub(r" \(.*", "", m.group(1))
+                        kinds[kind] = kinds.get(kind, 0) + 1
 
     planned = [r for r in rows if r[3] > 0]
     print(f"{'model':48} {'function':28} {'arena':>8} {'bound':>8} "
@@ -127,6 +130,8 @@ def main():
               f"{naive} bytes saved)")
     print(f"matmul steps: {matmuls}, with an epilogue or a transpose: "
           f"{epilogues}")
+    for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1]):
+        print(f"  {n:4d}  {kind}")
     return 0
 
 

@@ -5,6 +5,7 @@
 #include "fusec/Driver/Report.h"
 #include "fusec/Interpreter/Interpreter.h"
 #include "fusec/Runtime/Cuda/CudaDevice.h"
+#include "fusec/Runtime/Host/HostDevice.h"
 #include "fusec/Support/File.h"
 #include "fusec/Support/Npy.h"
 #include "fusec/Support/Results.h"
@@ -51,7 +52,11 @@ void Invocation::bindOptions(OptionBinder &binder) {
                 {{Backend::Auto, "auto",
                   "the GPU when available, otherwise the interpreter"},
                  {Backend::Interp, "interp", "the reference interpreter"},
-                 {Backend::GPU, "gpu", "the CUDA runtime"}},
+                 {Backend::GPU, "gpu", "the CUDA runtime"},
+                 {Backend::Host, "host",
+                  "the host device: the compiled plan with --host-kernels "
+                  "(for testing code generation and the runtime without a "
+                  "GPU)"}},
                 "Where --run executes");
   binder.flag("verify-each", verifyEach,
               "Verify the IR after every pass, not only after the pipeline "
@@ -192,6 +197,22 @@ struct Runner {
     return loaded ? loaded->report()
                   : "device: the reference interpreter (CPU)\n";
   }
+
+  /// What --device-report and --profile print after the run(s).
+  std::optional<std::string> after(const Invocation &inv,
+                                   std::string &error) const {
+    std::string out = inv.execution.deviceReport ? report() : "";
+    if (inv.execution.profile) {
+      if (!loaded)
+        return out + "profile: only a device's steps are timed (the "
+                     "interpreter ran)\n";
+      std::optional<std::string> profile = loaded->profile(error);
+      if (!profile)
+        return std::nullopt;
+      out += *profile;
+    }
+    return out;
+  }
 };
 
 /// A runner for `func`: on `device` when there is one (the function is
@@ -247,10 +268,17 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
       readInputs(lossFunc, inv.inputs, interp.getAllocator());
   if (failed(args))
     return failure();
+  if (!addTrainingState(*sig, *args, interp.getAllocator(), error))
+    return module.emitError() << error;
   FailureOr<Runner> runner = makeRunner(inv, step, interp, device);
   if (failed(runner))
     return failure();
-  auto runStep = runner->run;
+  std::unique_ptr<TrainStepRunner> steps =
+      runner->loaded
+          ? deviceStepRunner(*sig, std::move(*args), *runner->loaded, error)
+          : hostStepRunner(*sig, std::move(*args), runner->run);
+  if (!steps)
+    return step.emitError() << error;
   auto report = [&](const StepReport &r) {
     out << "step " << r.step << ": loss " << llvm::format("%g", r.loss);
     if (r.scale)
@@ -260,8 +288,7 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
     out << "\n";
   };
   std::optional<int64_t> skipped =
-      runTraining(*sig, *args, inv.trainLoop.steps, runStep, report,
-                  interp.getAllocator(), error);
+      runTraining(*sig, *steps, inv.trainLoop.steps, report, error);
   if (!skipped) {
     if (!error.empty())
       return step.emitError() << error;
@@ -271,11 +298,17 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
   if (sig->skippedResult >= 0)
     out << ", " << *skipped << " skipped";
   out << "\n";
-  if (inv.execution.deviceReport)
-    out << runner->report();
+  std::optional<std::string> after = runner->after(inv, error);
+  if (!after)
+    return step.emitError() << error;
+  out << *after;
   std::vector<Buffer> params;
-  for (int64_t p : sig->params)
-    params.push_back((*args)[size_t(p)]);
+  for (int64_t p : sig->params) {
+    std::optional<Buffer> value = steps->argument(p, error);
+    if (!value)
+      return step.emitError() << error;
+    params.push_back(std::move(*value));
+  }
   std::vector<std::string> lines;
   bool written = writeResults(inv.outputDir, params, lines, error);
   for (const std::string &line : lines)
@@ -311,8 +344,10 @@ LogicalResult runModel(Invocation &inv, Model &model, rt::Device *device,
       return entry->emitError() << error;
     return failure();
   }
-  if (inv.execution.deviceReport)
-    out << runner->report();
+  std::optional<std::string> after = runner->after(inv, error);
+  if (!after)
+    return entry->emitError() << error;
+  out << *after;
   std::vector<std::string> lines;
   bool written = writeResults(inv.outputDir, *results, lines, error);
   for (const std::string &line : lines)
@@ -328,10 +363,24 @@ FailureOr<std::unique_ptr<rt::Device>> openRunDevice(const Invocation &inv,
                                                      Session &session) {
   if (!inv.run || inv.backend == Backend::Interp)
     return std::unique_ptr<rt::Device>();
+  std::string why;
+  if (inv.backend == Backend::Host) {
+    if (inv.execution.hostKernels.empty()) {
+      session.error("--backend=host needs --host-kernels (the model's "
+                    "--emit=cuda compiled for the CPU, docs/codegen.md)");
+      return failure();
+    }
+    std::unique_ptr<rt::HostDevice> host =
+        rt::HostDevice::create(inv.execution.hostKernels, why);
+    if (!host) {
+      session.error(why);
+      return failure();
+    }
+    return std::unique_ptr<rt::Device>(std::move(host));
+  }
   rt::CudaDeviceOptions options;
   options.ordinal = int(inv.execution.device);
   options.graphs = inv.execution.cudaGraphs;
-  std::string why;
   std::unique_ptr<rt::Device> device = rt::createCudaDevice(options, why);
   if (device)
     return device;
@@ -388,7 +437,7 @@ fusec::runInvocation(Invocation &inv, Session &session,
     // Code for --gpu-arch runs on that architecture and newer ones; for an
     // older GPU, compile for the GPU itself when fusec targets it.
     std::string arch = (*device)->arch(), why;
-    if (!rt::archRunsOn(inv.codegen.gpuArch, arch, why) &&
+    if (!arch.empty() && !rt::archRunsOn(inv.codegen.gpuArch, arch, why) &&
         TargetInfo::get(arch))
       inv.codegen.gpuArch = arch;
   }

@@ -24,6 +24,11 @@ void ExecutionOptions::bindOptions(OptionBinder &binder) {
                "interpreter",
                "the device's available memory; for the interpreter 90% of "
                "physical memory");
+  binder.text("host-kernels", hostKernels,
+              "Run on the host device with the kernels of this shared "
+              "library (the model's --emit=cuda compiled with -DFUSEC_HOST, "
+              "docs/codegen.md)",
+              "KERNELS.so");
   binder.integer("device", device, "The GPU to run on (see --devices)",
                  /*minimum=*/0);
   binder.flag("cuda-graphs", cudaGraphs,
@@ -32,6 +37,9 @@ void ExecutionOptions::bindOptions(OptionBinder &binder) {
   binder.flag("device-report", deviceReport,
               "Say which device ran and, per step, whether it was a "
               "generated kernel or cuBLASLt");
+  binder.flag("profile", profile,
+              "After the run, replay its steps once more one by one and "
+              "print each one's time on the device, bytes and bandwidth");
   binder.flag("devices", listDevices,
               "List the GPUs of this machine (name, architecture, "
               "multiprocessors, memory, driver), or say why there is none, "
@@ -139,9 +147,13 @@ LoadedExecutable::load(const Executable &exe, Device &device,
     at += alignUp(bufferBytes(exe.buffers[size_t(b)]));
   }
   l.kernels = device.loadKernels(exe, error);
-  if (!l.kernels)
+  if (!l.kernels || !l.recordSteps(error))
     return nullptr;
+  return loaded;
+}
 
+bool LoadedExecutable::recordSteps(std::string &error) {
+  LoadedExecutable &l = *this;
   // The step list, with every argument bound: the allocations never move,
   // so it is recorded once and replayed by every run.
   MemoryAnalysis memory;
@@ -166,6 +178,7 @@ LoadedExecutable::load(const Executable &exe, Device &device,
         r.fill(l.address(b), bufferBytes(exe.buffers[size_t(b)]), 0xff);
     };
     for (size_t s = 0; s < exe.steps.size(); ++s) {
+      r.beginStep(int64_t(s));
       poisonAt(s);
       const Step &step = exe.steps[s];
       if (step.kind == Step::Kind::Launch) {
@@ -186,16 +199,85 @@ LoadedExecutable::load(const Executable &exe, Device &device,
                  exe.memory.workspaceBytes);
       }
     }
+    r.beginStep(int64_t(exe.steps.size()));
     poisonAt(exe.steps.size());
+    // The outputs fed back to the next run, once everything is computed.
+    for (auto [output, input] : feedback)
+      r.copy(inputs->address() + uint64_t(inputOffset[size_t(input)]),
+             l.address(exe.outputs[size_t(output)]),
+             bufferBytes(exe.buffers[size_t(exe.inputs[size_t(input)])]));
   };
   l.steps = device.record(*l.kernels, record, error);
-  if (!l.steps)
-    return nullptr;
-  return loaded;
+  return l.steps != nullptr;
+}
+
+bool LoadedExecutable::feedBack(
+    const std::vector<std::pair<int64_t, int64_t>> &pairs, std::string &error) {
+  std::vector<bool> fed(exe.inputs.size(), false);
+  for (auto [output, input] : pairs) {
+    if (output < 0 || uint64_t(output) >= exe.outputs.size() || input < 0 ||
+        uint64_t(input) >= exe.inputs.size()) {
+      error = "cannot feed output " + std::to_string(output) + " to input " +
+              std::to_string(input) + ": there are " +
+              std::to_string(exe.outputs.size()) + " outputs and " +
+              std::to_string(exe.inputs.size()) + " inputs";
+      return false;
+    }
+    const BufferDesc &o = exe.buffers[size_t(exe.outputs[size_t(output)])];
+    const BufferDesc &i = exe.buffers[size_t(exe.inputs[size_t(input)])];
+    if (o.dtype != i.dtype || o.shape != i.shape) {
+      error = "cannot feed output " + std::to_string(output) + " (" +
+              std::string(dtypeName(o.dtype)) + formatDims(o.shape) +
+              ") to input " + std::to_string(input) + " (" +
+              std::string(dtypeName(i.dtype)) + formatDims(i.shape) + ")";
+      return false;
+    }
+    if (fed[size_t(input)]) {
+      error = "input " + std::to_string(input) + " is fed twice";
+      return false;
+    }
+    fed[size_t(input)] = true;
+  }
+  // The copies run one after another: none may read an input slot that an
+  // earlier one (or itself) overwrites.
+  for (auto [output, input] : pairs) {
+    const BufferDesc &root =
+        exe.buffers[size_t(rootBuffer(exe, exe.outputs[size_t(output)]))];
+    if (root.kind == BufferKind::Input && fed[size_t(root.index)]) {
+      error = "output " + std::to_string(output) + " is input " +
+              std::to_string(root.index) + ", which is fed back too";
+      return false;
+    }
+  }
+  feedback = pairs;
+  return recordSteps(error);
+}
+
+std::optional<Buffer> LoadedExecutable::readInput(int64_t input,
+                                                  std::string &error) {
+  const BufferDesc &d = exe.buffers[size_t(exe.inputs[size_t(input)])];
+  Buffer out =
+      Buffer::allocate(d.dtype, Shape(d.shape.begin(), d.shape.end()), &error);
+  if (!out)
+    return std::nullopt;
+  if (out.sizeInBytes() &&
+      !device.download(*inputs, inputOffset[size_t(input)], out.data(),
+                       int64_t(out.sizeInBytes()), error))
+    return std::nullopt;
+  return out;
 }
 
 std::optional<std::vector<Buffer>>
 LoadedExecutable::run(const std::vector<Buffer> &args, std::string &error) {
+  std::vector<const Buffer *> pointers;
+  for (const Buffer &b : args)
+    pointers.push_back(&b);
+  return run(pointers, {}, error);
+}
+
+std::optional<std::vector<Buffer>>
+LoadedExecutable::run(const std::vector<const Buffer *> &args,
+                      const std::vector<bool> &wanted, std::string &error) {
   if (args.size() != exe.inputs.size()) {
     error = quoteName(exe.entry, '\'') + " takes " +
             std::to_string(exe.inputs.size()) + " input(s), " +
@@ -203,9 +285,11 @@ LoadedExecutable::run(const std::vector<Buffer> &args, std::string &error) {
     return std::nullopt;
   }
   for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i])
+      continue; // The slot keeps what it holds.
     const BufferDesc &d = exe.buffers[size_t(exe.inputs[i])];
     Shape shape(d.shape.begin(), d.shape.end());
-    const Buffer &in = args[i];
+    const Buffer &in = *args[i];
     if (in.dtype() != d.dtype || in.shape() != shape) {
       error = "input #" + std::to_string(i) + " is " +
               std::string(dtypeName(in.dtype())) + "[" +
@@ -220,7 +304,12 @@ LoadedExecutable::run(const std::vector<Buffer> &args, std::string &error) {
   if (!device.replay(*steps, error) || !device.synchronize(error))
     return std::nullopt;
   std::vector<Buffer> outputs;
-  for (int64_t b : exe.outputs) {
+  for (size_t k = 0; k < exe.outputs.size(); ++k) {
+    if (!wanted.empty() && !wanted[k]) {
+      outputs.emplace_back();
+      continue;
+    }
+    int64_t b = exe.outputs[k];
     const BufferDesc &d = exe.buffers[size_t(b)];
     Buffer out = Buffer::allocate(
         d.dtype, Shape(d.shape.begin(), d.shape.end()), &error);
@@ -286,4 +375,65 @@ std::optional<std::vector<double>> LoadedExecutable::time(int64_t repeats,
             .count());
   }
   return seconds;
+}
+
+/// Bytes step `step` reads and writes: its buffers' sizes (a matmul's
+/// operands, bias and result; a launch's arguments).
+static int64_t stepBytes(const Executable &exe, const Step &step) {
+  int64_t bytes = 0;
+  auto add = [&](int64_t b) {
+    if (b >= 0)
+      bytes += bufferBytes(exe.buffers[size_t(b)]);
+  };
+  if (step.kind == Step::Kind::Launch) {
+    for (int64_t b : step.launch.args)
+      add(b);
+  } else {
+    add(step.matmul.a);
+    add(step.matmul.b);
+    add(step.matmul.c);
+    add(step.matmul.bias);
+  }
+  return bytes;
+}
+
+std::optional<std::string> LoadedExecutable::profile(std::string &error) {
+  int64_t n = int64_t(exe.steps.size()) + 1;
+  // The first replay warms up (the host's fibers, the GPU's caches).
+  std::optional<std::vector<double>> seconds = device.profile(*steps, n, error);
+  if (seconds)
+    seconds = device.profile(*steps, n, error);
+  if (!seconds)
+    return std::nullopt;
+  char line[256];
+  std::string out = "profile on " + device.name() + ":\n";
+  double total = 0;
+  int64_t totalBytes = 0;
+  for (size_t s = 0; s < exe.steps.size(); ++s) {
+    const Step &step = exe.steps[s];
+    std::string what =
+        step.kind == Step::Kind::Launch
+            ? quoteName(exe.kernels[size_t(step.launch.kernel)].name, '\'')
+            : std::string("matmul");
+    int64_t bytes = stepBytes(exe, step);
+    double t = (*seconds)[s];
+    std::snprintf(line, sizeof line,
+                  "  step %zu: %-26s %10.3f us %12lld bytes %9.2f GB/s\n", s,
+                  what.c_str(), t * 1e6, (long long)bytes,
+                  t > 0 ? double(bytes) / t * 1e-9 : 0.0);
+    out += line;
+    total += t;
+    totalBytes += bytes;
+  }
+  double after = (*seconds)[exe.steps.size()];
+  std::snprintf(line, sizeof line,
+                "  total %.3f us (%zu steps, %lld bytes, %.2f GB/s)%s\n",
+                total * 1e6, exe.steps.size(), (long long)totalBytes,
+                total > 0 ? double(totalBytes) / total * 1e-9 : 0.0,
+                after > 0 ? (", then " + std::to_string(after * 1e6) +
+                             " us of copies and fills")
+                                .c_str()
+                          : "");
+  out += line;
+  return out;
 }

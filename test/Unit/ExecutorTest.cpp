@@ -265,3 +265,55 @@ TEST(Executor, RunsAMatmulWithItsEpilogue) {
   EXPECT_EQ(c[2], 0.0f);
   EXPECT_EQ(c[3], 9.0f);
 }
+
+TEST(Executor, FeedsOutputsBackOnTheDevice) {
+  // x -> x + 2, fed back to x: run k returns iota + 2k and uploads nothing
+  // after the first (the host device replays the copy like a kernel).
+  Executable exe = chain(/*inPlace=*/true);
+  std::unique_ptr<HostDevice> host = device();
+  std::string error;
+  auto loaded = LoadedExecutable::load(exe, *host, {}, error);
+  ASSERT_TRUE(loaded) << error;
+  ASSERT_TRUE(loaded->feedBack({{0, 0}}, error)) << error;
+  Buffer x = iota(kN);
+  std::optional<std::vector<Buffer>> out = loaded->run({&x}, {}, error);
+  ASSERT_TRUE(out) << error;
+  EXPECT_EQ((*out)[0].as<float>()[7], 3.5f + 2.0f);
+  for (int run = 2; run <= 4; ++run) {
+    out = loaded->run({nullptr}, {}, error);
+    ASSERT_TRUE(out) << error;
+    for (int i = 0; i < kN; ++i)
+      ASSERT_EQ((*out)[0].as<float>()[i], float(i) * 0.5f + 2.0f * run) << i;
+  }
+  // An output not wanted is not downloaded; the slot holds the last value.
+  out = loaded->run({nullptr}, {false}, error);
+  ASSERT_TRUE(out) << error;
+  EXPECT_FALSE((*out)[0]);
+  std::optional<Buffer> now = loaded->readInput(0, error);
+  ASSERT_TRUE(now) << error;
+  EXPECT_EQ(now->as<float>()[kN - 1], float(kN - 1) * 0.5f + 10.0f);
+}
+
+TEST(Executor, RefusesFeedbackThatCannotBeCopied) {
+  Executable exe = chain(/*inPlace=*/false);
+  // A second input of another shape, which the output cannot feed.
+  exe.buffers.push_back(buffer(BufferKind::Input, {3}, 1, "y"));
+  exe.inputs.push_back(3);
+  std::unique_ptr<HostDevice> host = device();
+  std::string error;
+  auto loaded = LoadedExecutable::load(exe, *host, {}, error);
+  ASSERT_TRUE(loaded) << error;
+  EXPECT_FALSE(loaded->feedBack({{0, 1}}, error));
+  EXPECT_EQ(error, "cannot feed output 0 (f32[1000]) to input 1 (f32[3])");
+  EXPECT_FALSE(loaded->feedBack({{0, 0}, {0, 0}}, error));
+  EXPECT_EQ(error, "input 0 is fed twice");
+  EXPECT_FALSE(loaded->feedBack({{1, 0}}, error));
+  EXPECT_EQ(error, "cannot feed output 1 to input 0: there are 1 outputs and "
+                   "2 inputs");
+  // An output that is the input being overwritten.
+  exe.outputs = {0};
+  loaded = LoadedExecutable::load(exe, *host, {}, error);
+  ASSERT_TRUE(loaded) << error;
+  EXPECT_FALSE(loaded->feedBack({{0, 0}}, error));
+  EXPECT_EQ(error, "output 0 is input 0, which is fed back too");
+}

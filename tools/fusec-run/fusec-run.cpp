@@ -39,7 +39,7 @@ enum class RunBackend { Auto, GPU, Host };
 struct RunToolOptions {
   RunBackend backend = RunBackend::Auto;
   bool printPlan = false;
-  std::string dumpPtx, hostKernels, outputDir = ".";
+  std::string dumpPtx, outputDir = ".";
   std::vector<std::string> inputs;
   int64_t repeat = 0;
   rt::ExecutionOptions execution;
@@ -54,13 +54,9 @@ struct RunToolOptions {
         "backend", backend,
         {{RunBackend::Auto, "auto",
           "the host device with --host-kernels, else the GPU"},
-         {RunBackend::GPU, "gpu", "the GPU (see --devices)"},
+         {RunBackend::GPU, "gpu", "the GPU; see --devices"},
          {RunBackend::Host, "host", "the host device (needs --host-kernels)"}},
         "Where the model runs");
-    binder.text("host-kernels", hostKernels,
-                "Run on the host device with the kernels of this shared "
-                "library (the model's --emit=cuda compiled with -DFUSEC_HOST)",
-                "KERNELS.so");
     binder.list("input", inputs,
                 "An .npy file per argument of the entry function, in order",
                 "A.npy", /*commaSeparated=*/false);
@@ -82,16 +78,16 @@ int fail(const std::string &message) {
 /// The device `options` ask for, or nullptr with the reason.
 std::unique_ptr<rt::Device> openDevice(const RunToolOptions &options,
                                        std::string &error) {
-  bool host =
-      options.backend == RunBackend::Host ||
-      (options.backend == RunBackend::Auto && !options.hostKernels.empty());
+  bool host = options.backend == RunBackend::Host ||
+              (options.backend == RunBackend::Auto &&
+               !options.execution.hostKernels.empty());
   if (host) {
-    if (options.hostKernels.empty()) {
+    if (options.execution.hostKernels.empty()) {
       error = "--backend=host needs --host-kernels (the model's --emit=cuda "
               "compiled for the CPU, docs/codegen.md)";
       return nullptr;
     }
-    return rt::HostDevice::create(options.hostKernels, error);
+    return rt::HostDevice::create(options.execution.hostKernels, error);
   }
   rt::CudaDeviceOptions cuda;
   cuda.ordinal = int(options.execution.device);
@@ -149,9 +145,10 @@ int main(int argc, char **argv) {
   }
   // Inspecting alone does not run the model; anything about a run does.
   bool inspect = options.printPlan || !options.dumpPtx.empty();
-  bool run =
-      !inspect || !options.inputs.empty() || !options.hostKernels.empty() ||
-      options.backend != RunBackend::Auto || options.execution.deviceReport;
+  bool run = !inspect || !options.inputs.empty() ||
+             !options.execution.hostKernels.empty() ||
+             options.backend != RunBackend::Auto ||
+             options.execution.deviceReport;
   if (!run)
     return 0;
 
@@ -174,6 +171,12 @@ int main(int argc, char **argv) {
     return fail(model + ": " + error);
   if (options.execution.deviceReport)
     std::cout << loaded->report();
+  if (options.execution.profile) {
+    std::optional<std::string> profile = loaded->profile(error);
+    if (!profile)
+      return fail(model + ": " + error);
+    std::cout << *profile;
+  }
   if (options.repeat > 0) {
     std::optional<std::vector<double>> times =
         loaded->time(options.repeat + 3, error);

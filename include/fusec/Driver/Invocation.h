@@ -27,7 +27,7 @@
 namespace fusec {
 
 enum class Emit { MLIR, Report, Dot, Cuda, Ptx, Exec };
-enum class Backend { Auto, Interp, GPU };
+enum class Backend { Auto, Interp, GPU, Host };
 
 struct Invocation {
   /// The model ("-": stdin).

@@ -15,6 +15,7 @@
 #ifndef FUSEC_DRIVER_TRAINING_H
 #define FUSEC_DRIVER_TRAINING_H
 
+#include "fusec/Runtime/Executor.h"
 #include "fusec/Support/Buffer.h"
 #include "fusec/Support/Options.h"
 
@@ -22,6 +23,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -64,18 +66,51 @@ struct StepReport {
   bool skipped = false;
 };
 
-/// Runs `steps` steps: `args` holds the user's arguments, to which the
-/// initial state is appended; each step's updated parameters and state feed
-/// the next. `step` runs the step function (false with `error` on
-/// failure); `report` is told about every step. On success `args` holds the
-/// final arguments; returns the number of skipped steps.
-std::optional<int64_t>
-runTraining(const TrainStepSignature &signature, std::vector<Buffer> &args,
-            int64_t steps,
-            const std::function<std::optional<std::vector<Buffer>>(
-                const std::vector<Buffer> &, std::string &)> &step,
-            const std::function<void(const StepReport &)> &report,
-            BufferAllocator &allocator, std::string &error);
+/// Where the steps of a training run execute. Each step's updated
+/// parameters and state become the next step's arguments without passing
+/// through the caller: on a device they stay there, and only the results a
+/// step is asked for come back.
+class TrainStepRunner {
+public:
+  virtual ~TrainStepRunner();
+  /// Runs one step; returns the results `wanted` says (the others are
+  /// empty Buffers), or nullopt with `error` (empty when the failure was
+  /// diagnosed at a location).
+  virtual std::optional<std::vector<Buffer>>
+  step(const std::vector<bool> &wanted, std::string &error) = 0;
+  /// The current value of argument `k` (before the first step: the one
+  /// given).
+  virtual std::optional<Buffer> argument(int64_t k, std::string &error) = 0;
+};
+
+using StepFunction = std::function<std::optional<std::vector<Buffer>>(
+    const std::vector<Buffer> &, std::string &)>;
+
+/// Steps that call `step` on host buffers (the interpreter), starting from
+/// `args`: each result that updates an argument replaces it.
+std::unique_ptr<TrainStepRunner>
+hostStepRunner(const TrainStepSignature &signature, std::vector<Buffer> args,
+               StepFunction step);
+
+/// Steps of `loaded` (the compiled step function) on its device, starting
+/// from `args`: the updates are fed back on the device (feedBack), the
+/// arguments are uploaded once, and each step reads back only what it is
+/// asked for. nullptr with `error` if the feedback cannot be set up.
+std::unique_ptr<TrainStepRunner>
+deviceStepRunner(const TrainStepSignature &signature, std::vector<Buffer> args,
+                 rt::LoadedExecutable &loaded, std::string &error);
+
+/// Appends the initial training state to the user's arguments `args`.
+bool addTrainingState(const TrainStepSignature &signature,
+                      std::vector<Buffer> &args, BufferAllocator &allocator,
+                      std::string &error);
+
+/// Runs `steps` steps of `runner`; `report` is told about every step (its
+/// loss, the scale it used, whether it was skipped: the only values read
+/// back per step). Returns the number of skipped steps.
+std::optional<int64_t> runTraining(
+    const TrainStepSignature &signature, TrainStepRunner &runner, int64_t steps,
+    const std::function<void(const StepReport &)> &report, std::string &error);
 
 } // namespace fusec
 

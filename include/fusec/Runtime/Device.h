@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,11 @@ public:
                       int64_t workspaceBytes) = 0;
   /// Sets `bytes` bytes at `address` to `value`.
   virtual void fill(uint64_t address, int64_t bytes, uint8_t value) = 0;
+  /// Copies `bytes` bytes from `from` to `to` (not overlapping).
+  virtual void copy(uint64_t to, uint64_t from, int64_t bytes) = 0;
+  /// The calls that follow belong to step `step` of the plan (steps.size():
+  /// what runs after the last step), for profiles.
+  virtual void beginStep(int64_t step) = 0;
 };
 
 /// A recorded step list (a CUDA graph on a GPU).
@@ -103,6 +109,11 @@ public:
          std::string &error) = 0;
   /// How a recorded list runs, for reports: "replayed as one CUDA graph".
   virtual std::string replayDescription() const = 0;
+  /// Runs a recorded list once, step by step, and returns the seconds
+  /// each step of the plan took (indexed by the steps given to
+  /// StepRecorder::beginStep; `numSteps` of them), measured on the device.
+  virtual std::optional<std::vector<double>>
+  profile(StepList &list, int64_t numSteps, std::string &error) = 0;
   /// Runs a recorded list (asynchronously where the device allows).
   virtual bool replay(StepList &list, std::string &error) = 0;
   /// Waits until everything issued so far has finished.

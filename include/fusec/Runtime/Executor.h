@@ -30,6 +30,9 @@ struct ExecutionOptions {
   /// workspace and inputs); 0: what the device has available. The
   /// interpreter reads it as its budget for live tensors.
   uint64_t memoryLimit = 0;
+  /// The host device's kernels: the model's --emit=cuda compiled for the
+  /// CPU (--host-kernels=KERNELS.so, docs/codegen.md).
+  std::string hostKernels;
   /// The GPU to run on (--device=N).
   int64_t device = 0;
   /// Replay each run's steps as one CUDA graph (else call by call).
@@ -38,6 +41,8 @@ struct ExecutionOptions {
   bool deviceReport = false;
   /// Print the GPUs of this machine, or why there is none (--devices).
   bool listDevices = false;
+  /// Time each step on the device after the run (--profile).
+  bool profile = false;
 
   void bindOptions(OptionBinder &binder);
 };
@@ -75,6 +80,26 @@ public:
   /// and returns the outputs as host buffers.
   std::optional<std::vector<Buffer>> run(const std::vector<Buffer> &inputs,
                                          std::string &error);
+  /// The same, uploading only the inputs given (a null one keeps what its
+  /// slot holds: the last upload, or an output fed back) and downloading
+  /// only the outputs `wanted` says (all when it is empty; the others are
+  /// empty Buffers).
+  std::optional<std::vector<Buffer>>
+  run(const std::vector<const Buffer *> &inputs,
+      const std::vector<bool> &wanted, std::string &error);
+
+  /// Makes every run end by copying output `first` into the slot of input
+  /// `second`, on the device, for each pair: a loop (training steps) keeps
+  /// its state where it is computed and moves only what the host reads.
+  /// Each output and input must have the same dtype and shape, no input be
+  /// fed twice, and no fed output be an input that is fed too. Re-records
+  /// the step list.
+  bool feedBack(const std::vector<std::pair<int64_t, int64_t>> &pairs,
+                std::string &error);
+
+  /// The current contents of input `input`'s slot (after feedBack: the
+  /// latest value fed to it).
+  std::optional<Buffer> readInput(int64_t input, std::string &error);
 
   const Executable &executable() const { return exe; }
 
@@ -82,6 +107,12 @@ public:
   /// the device), each timed from launch to completion; the seconds of
   /// each, or nullopt with `error`. For benchmarks (fusec-run --repeat).
   std::optional<std::vector<double>> time(int64_t repeats, std::string &error);
+
+  /// What --profile prints: each step's time measured on the device (one
+  /// replay, step by step, after one to warm up), the bytes it reads and
+  /// writes and the bandwidth that makes, then the totals. Expects a run
+  /// before (its inputs are used).
+  std::optional<std::string> profile(std::string &error);
 
   /// What --device-report prints: the device, then one line per step (a
   /// generated kernel, or cuBLASLt with its number of calls), then the
@@ -91,6 +122,7 @@ public:
 private:
   LoadedExecutable(const Executable &exe, Device &device);
   uint64_t address(int64_t buffer) const;
+  bool recordSteps(std::string &error);
 
   Executable exe;
   Device &device;
@@ -99,6 +131,8 @@ private:
   std::vector<int64_t> constantOffset, inputOffset;
   std::unique_ptr<DeviceKernels> kernels;
   std::unique_ptr<StepList> steps;
+  /// (output, input) pairs copied at the end of every run (feedBack).
+  std::vector<std::pair<int64_t, int64_t>> feedback;
 };
 
 } // namespace fusec::rt

@@ -84,6 +84,7 @@ public:
       driver.cuGraphDestroy(graph);
   }
   std::vector<Call> calls;
+  std::vector<int64_t> planStep; // Per call.
   std::vector<std::unique_ptr<BlasDescriptors>> descriptors;
   CUgraph graph = nullptr;
   CUgraphExec exec = nullptr;
@@ -107,6 +108,13 @@ public:
               uint64_t bias, uint64_t workspace,
               int64_t workspaceBytes) override;
   void fill(uint64_t address, int64_t bytes, uint8_t value) override;
+  void copy(uint64_t to, uint64_t from, int64_t bytes) override;
+  void beginStep(int64_t step) override {
+    tag();
+    current = step;
+  }
+  /// Tags the calls added since the last call with the current step.
+  void tag() { list.planStep.resize(list.calls.size(), current); }
 
   std::string error;
 
@@ -114,6 +122,7 @@ private:
   CudaDevice &device;
   const CudaKernels &kernels;
   CudaStepList &list;
+  int64_t current = 0;
 };
 
 class CudaDevice final : public Device {
@@ -256,6 +265,7 @@ public:
     CudaRecorder recorder(*this, static_cast<const CudaKernels &>(kernels),
                           *list);
     record(recorder);
+    recorder.tag();
     if (!recorder.error.empty()) {
       error = recorder.error;
       return nullptr;
@@ -288,6 +298,60 @@ public:
       return check(driver.cuGraphLaunch(list.exec, stream), "cuGraphLaunch",
                    error);
     return issue(list, error);
+  }
+
+  std::optional<std::vector<double>> profile(StepList &steps, int64_t numSteps,
+                                             std::string &error) override {
+    // The calls one by one (not the graph), an event before each step's
+    // first call and after the last, timed by the device.
+    auto &list = static_cast<CudaStepList &>(steps);
+    ContextScope scope(driver, context);
+    std::vector<CUevent> events;
+    auto cleanup = [&] {
+      for (CUevent e : events)
+        driver.cuEventDestroy(e);
+    };
+    std::vector<std::pair<int64_t, size_t>> marks; // (step, event)
+    auto mark = [&](int64_t step) {
+      CUevent e = nullptr;
+      if (!check(driver.cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate",
+                 error))
+        return false;
+      events.push_back(e);
+      marks.emplace_back(step, events.size() - 1);
+      return check(driver.cuEventRecord(e, stream), "cuEventRecord", error);
+    };
+    for (size_t i = 0; i < list.calls.size(); ++i) {
+      if ((i == 0 || list.planStep[i] != list.planStep[i - 1]) &&
+          !mark(list.planStep[i])) {
+        cleanup();
+        return std::nullopt;
+      }
+      if (!list.calls[i](stream, error)) {
+        cleanup();
+        return std::nullopt;
+      }
+    }
+    std::vector<double> seconds(size_t(numSteps), 0.0);
+    if (!mark(-1) || !check(driver.cuEventSynchronize(events.back()),
+                            "cuEventSynchronize", error)) {
+      cleanup();
+      return std::nullopt;
+    }
+    for (size_t m = 0; m + 1 < marks.size(); ++m) {
+      float ms = 0;
+      if (!check(driver.cuEventElapsedTime(&ms, events[marks[m].second],
+                                           events[marks[m + 1].second]),
+                 "cuEventElapsedTime", error)) {
+        cleanup();
+        return std::nullopt;
+      }
+      int64_t s = marks[m].first;
+      if (s >= 0 && s < numSteps)
+        seconds[size_t(s)] += ms * 1e-3;
+    }
+    cleanup();
+    return seconds;
   }
 
   bool synchronize(std::string &error) override {
@@ -420,6 +484,17 @@ void CudaRecorder::fill(uint64_t address, int64_t bytes, uint8_t value) {
     return device.check(driver.cuMemsetD8Async(CUdeviceptr(address), value,
                                                size_t(bytes), stream),
                         "cuMemsetD8Async", error);
+  });
+}
+
+void CudaRecorder::copy(uint64_t to, uint64_t from, int64_t bytes) {
+  const Driver &driver = device.driver;
+  list.calls.push_back([&driver, &device = device, to, from,
+                        bytes](CUstream stream, std::string &error) {
+    return device.check(driver.cuMemcpyDtoDAsync(CUdeviceptr(to),
+                                                 CUdeviceptr(from),
+                                                 size_t(bytes), stream),
+                        "cuMemcpyDtoDAsync", error);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -37,6 +38,7 @@ public:
 class HostSteps final : public StepList {
 public:
   std::vector<std::function<void()>> steps;
+  std::vector<int64_t> planStep; // Per entry of `steps`.
 };
 
 class HostRecorder final : public StepRecorder {
@@ -73,9 +75,24 @@ public:
         [p, bytes, value] { std::memset(p, value, size_t(bytes)); });
   }
 
+  void copy(uint64_t to, uint64_t from, int64_t bytes) override {
+    void *d = reinterpret_cast<void *>(uintptr_t(to));
+    const void *s = reinterpret_cast<const void *>(uintptr_t(from));
+    out.steps.push_back([d, s, bytes] { std::memcpy(d, s, size_t(bytes)); });
+  }
+
+  void beginStep(int64_t step) override {
+    tag();
+    current = step;
+  }
+
+  /// Tags what was pushed since the last call with the current step.
+  void tag() { out.planStep.resize(out.steps.size(), current); }
+
 private:
   const HostKernels &kernels;
   HostSteps &out;
+  int64_t current = 0;
 };
 
 } // namespace
@@ -207,7 +224,24 @@ HostDevice::record(const DeviceKernels &kernels,
   auto steps = std::make_unique<HostSteps>();
   HostRecorder recorder(static_cast<const HostKernels &>(kernels), *steps);
   record(recorder);
+  recorder.tag();
   return steps;
+}
+
+std::optional<std::vector<double>>
+HostDevice::profile(StepList &list, int64_t numSteps, std::string &) {
+  auto &steps = static_cast<HostSteps &>(list);
+  std::vector<double> seconds(size_t(numSteps), 0.0);
+  for (size_t i = 0; i < steps.steps.size(); ++i) {
+    auto start = std::chrono::steady_clock::now();
+    steps.steps[i]();
+    int64_t s = steps.planStep[i];
+    if (s >= 0 && s < numSteps)
+      seconds[size_t(s)] += std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - start)
+                                .count();
+  }
+  return seconds;
 }
 
 bool HostDevice::replay(StepList &list, std::string &error) {

@@ -59,6 +59,8 @@ public:
          const std::function<void(StepRecorder &)> &record,
          std::string &error) override;
   bool replay(StepList &list, std::string &error) override;
+  std::optional<std::vector<double>> profile(StepList &list, int64_t numSteps,
+                                             std::string &error) override;
   bool synchronize(std::string &error) override { return true; }
 
 private:
