@@ -3,8 +3,9 @@
 # /usr/local/cuda). Idempotent: installs only the Debian packages that are
 # missing, configures the build directory once, then rebuilds incrementally.
 #
-#   tools/dev.sh example   build, then run docs/examples/mlp.mlir on the
-#                          reference interpreter and show its results
+#   tools/dev.sh example   build, then run docs/examples/mlp.mlir (on the GPU
+#                          if there is one, else the interpreter) and show
+#                          its results
 #   tools/dev.sh test      build, then run the whole test suite (lit tests and
 #                          GoogleTest unit tests, with totals)
 #   tools/dev.sh build     build only
@@ -51,8 +52,10 @@ build_fusec() {
 run_example() {
   local ex="$root/docs/examples"
   local out="$build/example"
-  echo "== fusec docs/examples/mlp.mlir --run (interpreter)"
-  "$build/bin/fusec" "$ex/mlp.mlir" --run --backend=interp \
+  # On the GPU when there is one (the report says which device ran), else
+  # on the interpreter with a note saying why.
+  echo "== fusec docs/examples/mlp.mlir --run --device-report"
+  "$build/bin/fusec" "$ex/mlp.mlir" --run --device-report \
     --input="$ex/mlp/x.npy" --input="$ex/mlp/w1.npy" \
     --input="$ex/mlp/b1.npy" --input="$ex/mlp/w2.npy" \
     --input="$ex/mlp/b2.npy" --output-dir="$out"

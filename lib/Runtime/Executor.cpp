@@ -90,16 +90,17 @@ bool fusec::rt::checkMemoryLimit(const Executable &exe, uint64_t limit,
   return false;
 }
 
-LoadedExecutable::LoadedExecutable(const Executable &exe, Device &device)
-    : exe(exe), device(device) {}
+LoadedExecutable::LoadedExecutable(const Executable &exe, Device &device,
+                                   const ExecutionOptions &options)
+    : exe(exe), device(device), options(options) {}
 LoadedExecutable::~LoadedExecutable() = default;
 
-uint64_t LoadedExecutable::address(int64_t buffer) const {
+uint64_t LoadedExecutable::address(int64_t buffer, int slot) const {
   int64_t root = rootBuffer(exe, buffer);
   const BufferDesc &b = exe.buffers[size_t(root)];
   switch (b.kind) {
   case BufferKind::Input:
-    return inputs->address() + uint64_t(inputOffset[size_t(b.index)]);
+    return inputs[slot]->address() + uint64_t(inputOffset[size_t(b.index)]);
   case BufferKind::Constant:
     return constants->address() + uint64_t(constantOffset[size_t(b.index)]);
   case BufferKind::Temp:
@@ -119,7 +120,8 @@ LoadedExecutable::load(const Executable &exe, Device &device,
       error += " (what " + device.name() + " has available)";
     return nullptr;
   }
-  std::unique_ptr<LoadedExecutable> loaded(new LoadedExecutable(exe, device));
+  std::unique_ptr<LoadedExecutable> loaded(
+      new LoadedExecutable(exe, device, options));
   LoadedExecutable &l = *loaded;
   MemoryNeeds needs = memoryNeeds(exe);
   // Zero-byte allocations still get an address (1 alignment unit), so that
@@ -131,7 +133,7 @@ LoadedExecutable::load(const Executable &exe, Device &device,
   if (!allocate(needs.arena, l.arena) ||
       !allocate(needs.constants, l.constants) ||
       !allocate(needs.workspace, l.workspace) ||
-      !allocate(needs.inputs, l.inputs))
+      !allocate(needs.inputs, l.inputs[0]))
     return nullptr;
   int64_t at = 0;
   for (const std::string &c : exe.constants) {
@@ -147,12 +149,12 @@ LoadedExecutable::load(const Executable &exe, Device &device,
     at += alignUp(bufferBytes(exe.buffers[size_t(b)]));
   }
   l.kernels = device.loadKernels(exe, error);
-  if (!l.kernels || !l.recordSteps(error))
+  if (!l.kernels || !l.recordSteps(0, error))
     return nullptr;
   return loaded;
 }
 
-bool LoadedExecutable::recordSteps(std::string &error) {
+bool LoadedExecutable::recordSteps(int slot, std::string &error) {
   LoadedExecutable &l = *this;
   // The step list, with every argument bound: the allocations never move,
   // so it is recorded once and replayed by every run.
@@ -175,7 +177,7 @@ bool LoadedExecutable::recordSteps(std::string &error) {
       if (!poison)
         return;
       for (int64_t b : startingAt[step])
-        r.fill(l.address(b), bufferBytes(exe.buffers[size_t(b)]), 0xff);
+        r.fill(l.address(b, slot), bufferBytes(exe.buffers[size_t(b)]), 0xff);
     };
     for (size_t s = 0; s < exe.steps.size(); ++s) {
       r.beginStep(int64_t(s));
@@ -184,15 +186,16 @@ bool LoadedExecutable::recordSteps(std::string &error) {
       if (step.kind == Step::Kind::Launch) {
         std::vector<uint64_t> args;
         for (int64_t b : step.launch.args)
-          args.push_back(l.address(b));
+          args.push_back(l.address(b, slot));
         r.launch(step.launch.kernel, step.launch.gridSize,
                  step.launch.blockSize, args);
         continue;
       }
       for (const MatmulCall &call : describeMatmul(exe, step.matmul)) {
         auto at = [&](const BlasOperand &o) {
-          return o.buffer < 0 ? 0
-                              : l.address(o.buffer) + uint64_t(o.byteOffset);
+          return o.buffer < 0
+                     ? 0
+                     : l.address(o.buffer, slot) + uint64_t(o.byteOffset);
         };
         r.matmul(call, at(call.aData), at(call.bData), at(call.dData),
                  at(call.biasData), l.workspace->address(),
@@ -203,12 +206,12 @@ bool LoadedExecutable::recordSteps(std::string &error) {
     poisonAt(exe.steps.size());
     // The outputs fed back to the next run, once everything is computed.
     for (auto [output, input] : feedback)
-      r.copy(inputs->address() + uint64_t(inputOffset[size_t(input)]),
-             l.address(exe.outputs[size_t(output)]),
+      r.copy(inputs[slot]->address() + uint64_t(inputOffset[size_t(input)]),
+             l.address(exe.outputs[size_t(output)], slot),
              bufferBytes(exe.buffers[size_t(exe.inputs[size_t(input)])]));
   };
-  l.steps = device.record(*l.kernels, record, error);
-  return l.steps != nullptr;
+  l.steps[slot] = device.record(*l.kernels, record, error);
+  return l.steps[slot] != nullptr;
 }
 
 bool LoadedExecutable::feedBack(
@@ -249,8 +252,12 @@ bool LoadedExecutable::feedBack(
       return false;
     }
   }
+  if (inputs[1]) {
+    error = "feedback does not combine with pipelined runs";
+    return false;
+  }
   feedback = pairs;
-  return recordSteps(error);
+  return recordSteps(0, error);
 }
 
 std::optional<Buffer> LoadedExecutable::readInput(int64_t input,
@@ -261,7 +268,7 @@ std::optional<Buffer> LoadedExecutable::readInput(int64_t input,
   if (!out)
     return std::nullopt;
   if (out.sizeInBytes() &&
-      !device.download(*inputs, inputOffset[size_t(input)], out.data(),
+      !device.download(*inputs[0], inputOffset[size_t(input)], out.data(),
                        int64_t(out.sizeInBytes()), error))
     return std::nullopt;
   return out;
@@ -273,6 +280,19 @@ LoadedExecutable::run(const std::vector<Buffer> &args, std::string &error) {
   for (const Buffer &b : args)
     pointers.push_back(&b);
   return run(pointers, {}, error);
+}
+
+bool LoadedExecutable::checkInput(size_t i, const Buffer &in,
+                                  std::string &error) const {
+  const BufferDesc &d = exe.buffers[size_t(exe.inputs[i])];
+  Shape shape(d.shape.begin(), d.shape.end());
+  if (in.dtype() == d.dtype && in.shape() == shape)
+    return true;
+  error = "input #" + std::to_string(i) + " is " +
+          std::string(dtypeName(in.dtype())) + "[" + formatShape(in.shape()) +
+          "], the model takes " + std::string(dtypeName(d.dtype)) + "[" +
+          formatShape(shape) + "]";
+  return false;
 }
 
 std::optional<std::vector<Buffer>>
@@ -287,22 +307,22 @@ LoadedExecutable::run(const std::vector<const Buffer *> &args,
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i])
       continue; // The slot keeps what it holds.
-    const BufferDesc &d = exe.buffers[size_t(exe.inputs[i])];
-    Shape shape(d.shape.begin(), d.shape.end());
     const Buffer &in = *args[i];
-    if (in.dtype() != d.dtype || in.shape() != shape) {
-      error = "input #" + std::to_string(i) + " is " +
-              std::string(dtypeName(in.dtype())) + "[" +
-              formatShape(in.shape()) + "], the model takes " +
-              std::string(dtypeName(d.dtype)) + "[" + formatShape(shape) + "]";
+    if (!checkInput(i, in, error))
       return std::nullopt;
-    }
-    if (in.sizeInBytes() && !device.upload(*inputs, inputOffset[i], in.data(),
-                                           int64_t(in.sizeInBytes()), error))
+    if (in.sizeInBytes() &&
+        !device.upload(*inputs[0], inputOffset[i], in.data(),
+                       int64_t(in.sizeInBytes()), error))
       return std::nullopt;
   }
-  if (!device.replay(*steps, error) || !device.synchronize(error))
+  if (!device.replay(*steps[0], error) || !device.synchronize(error))
     return std::nullopt;
+  return downloadOutputs(0, wanted, error);
+}
+
+std::optional<std::vector<Buffer>>
+LoadedExecutable::downloadOutputs(int slot, const std::vector<bool> &wanted,
+                                  std::string &error) {
   std::vector<Buffer> outputs;
   for (size_t k = 0; k < exe.outputs.size(); ++k) {
     if (!wanted.empty() && !wanted[k]) {
@@ -321,7 +341,7 @@ LoadedExecutable::run(const std::vector<const Buffer *> &args,
     const DeviceMemory *memory = arena.get();
     int64_t offset = r.offset;
     if (r.kind == BufferKind::Input) {
-      memory = inputs.get();
+      memory = inputs[slot].get();
       offset = inputOffset[size_t(r.index)];
     } else if (r.kind == BufferKind::Constant) {
       memory = constants.get();
@@ -334,6 +354,80 @@ LoadedExecutable::run(const std::vector<const Buffer *> &args,
     outputs.push_back(std::move(out));
   }
   return outputs;
+}
+
+std::optional<std::vector<std::vector<Buffer>>>
+LoadedExecutable::runPipelined(const std::vector<std::vector<Buffer>> &calls,
+                               std::string &error) {
+  if (!feedback.empty()) {
+    error = "pipelined runs do not combine with feedback";
+    return std::nullopt;
+  }
+  for (const std::vector<Buffer> &call : calls) {
+    if (call.size() != exe.inputs.size()) {
+      error = quoteName(exe.entry, '\'') + " takes " +
+              std::to_string(exe.inputs.size()) + " input(s), " +
+              std::to_string(call.size()) + " given";
+      return std::nullopt;
+    }
+    for (size_t i = 0; i < call.size(); ++i)
+      if (!checkInput(i, call[i], error))
+        return std::nullopt;
+  }
+  MemoryNeeds needs = memoryNeeds(exe);
+  if (!inputs[1]) {
+    // The second set of input slots must fit the limit too.
+    uint64_t limit = options.memoryLimit
+                         ? options.memoryLimit
+                         : device.availableBytes() + uint64_t(needs.total());
+    if (uint64_t(needs.total()) + uint64_t(needs.inputs) > limit) {
+      error = "pipelined runs need a second set of input slots (" +
+              describeBytes(uint64_t(needs.inputs)) + ") beyond the " +
+              describeBytes(uint64_t(needs.total())) +
+              " of the plan; the limit is " + describeBytes(limit);
+      return std::nullopt;
+    }
+    int64_t bytes = std::max<int64_t>(needs.inputs, kArenaAlignment);
+    if (!(inputs[1] = device.allocate(bytes, error)) ||
+        !(staging[0] = device.allocateStaging(bytes, error)) ||
+        !(staging[1] = device.allocateStaging(bytes, error)) ||
+        !recordSteps(1, error)) {
+      inputs[1] = nullptr;
+      return std::nullopt;
+    }
+  }
+  // Inputs into slot set `slot`: written into its staging memory by the
+  // host, uploaded as one copy on the device's second queue.
+  auto stage = [&](size_t call, int slot) {
+    auto *to = reinterpret_cast<char *>(uintptr_t(staging[slot]->address()));
+    for (size_t i = 0; i < exe.inputs.size(); ++i)
+      if (calls[call][i].sizeInBytes())
+        std::memcpy(to + inputOffset[i], calls[call][i].data(),
+                    calls[call][i].sizeInBytes());
+    return needs.inputs == 0 ||
+           device.uploadStaged(*inputs[slot], 0, *staging[slot], 0,
+                               needs.inputs, slot, error);
+  };
+  std::vector<std::vector<Buffer>> results;
+  if (!calls.empty() && !stage(0, 0))
+    return std::nullopt;
+  for (size_t k = 0; k < calls.size(); ++k) {
+    int slot = int(k % 2);
+    if (!device.replayStaged(*steps[slot], slot, error))
+      return std::nullopt;
+    // The next inputs go up while this run computes. Their staging memory
+    // is free: run k-1, which read it, finished before its outputs came
+    // down.
+    if (k + 1 < calls.size() && !stage(k + 1, 1 - slot))
+      return std::nullopt;
+    if (!device.synchronize(error))
+      return std::nullopt;
+    std::optional<std::vector<Buffer>> out = downloadOutputs(slot, {}, error);
+    if (!out)
+      return std::nullopt;
+    results.push_back(std::move(*out));
+  }
+  return results;
 }
 
 std::string LoadedExecutable::report() const {
@@ -368,7 +462,7 @@ std::optional<std::vector<double>> LoadedExecutable::time(int64_t repeats,
   std::vector<double> seconds;
   for (int64_t i = 0; i < repeats; ++i) {
     auto start = std::chrono::steady_clock::now();
-    if (!device.replay(*steps, error) || !device.synchronize(error))
+    if (!device.replay(*steps[0], error) || !device.synchronize(error))
       return std::nullopt;
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -400,9 +494,10 @@ static int64_t stepBytes(const Executable &exe, const Step &step) {
 std::optional<std::string> LoadedExecutable::profile(std::string &error) {
   int64_t n = int64_t(exe.steps.size()) + 1;
   // The first replay warms up (the host's fibers, the GPU's caches).
-  std::optional<std::vector<double>> seconds = device.profile(*steps, n, error);
+  std::optional<std::vector<double>> seconds =
+      device.profile(*steps[0], n, error);
   if (seconds)
-    seconds = device.profile(*steps, n, error);
+    seconds = device.profile(*steps[0], n, error);
   if (!seconds)
     return std::nullopt;
   char line[256];

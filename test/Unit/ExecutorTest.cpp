@@ -317,3 +317,59 @@ TEST(Executor, RefusesFeedbackThatCannotBeCopied) {
   EXPECT_FALSE(loaded->feedBack({{0, 0}}, error));
   EXPECT_EQ(error, "output 0 is input 0, which is fed back too");
 }
+
+TEST(Executor, PipelinesRunsOverTwoSlotSets) {
+  // Three calls of x -> x + 2 with inputs iota, iota + 1, iota + 2.
+  Executable exe = chain(/*inPlace=*/true);
+  std::unique_ptr<HostDevice> host = device();
+  std::string error;
+  auto loaded = LoadedExecutable::load(exe, *host, {}, error);
+  ASSERT_TRUE(loaded) << error;
+  std::vector<std::vector<Buffer>> calls;
+  for (int k = 0; k < 3; ++k) {
+    Buffer x = iota(kN);
+    for (int i = 0; i < kN; ++i)
+      x.as<float>()[i] += float(k);
+    calls.push_back({x});
+  }
+  std::optional<std::vector<std::vector<Buffer>>> out =
+      loaded->runPipelined(calls, error);
+  ASSERT_TRUE(out) << error;
+  ASSERT_EQ(out->size(), 3u);
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < kN; ++i)
+      ASSERT_EQ((*out)[size_t(k)][0].as<float>()[i],
+                float(i) * 0.5f + float(k) + 2.0f)
+          << k << " " << i;
+  // The order a GPU overlaps: the inputs of call k+1 are uploaded (on the
+  // copy queue, into the other slot set) before the host waits for call k.
+  EXPECT_EQ(host->events(),
+            (std::vector<std::string>{
+                "upload 0", "replay 0", "upload 1", "synchronize", "replay 1",
+                "upload 0", "synchronize", "replay 0", "synchronize"}));
+  // Plain runs still use slot set 0 afterwards.
+  std::optional<std::vector<Buffer>> again = loaded->run({iota(kN)}, error);
+  ASSERT_TRUE(again) << error;
+  EXPECT_EQ((*again)[0].as<float>()[3], 1.5f + 2.0f);
+  // Feedback and pipelining do not mix.
+  EXPECT_FALSE(loaded->feedBack({{0, 0}}, error));
+  EXPECT_EQ(error, "feedback does not combine with pipelined runs");
+}
+
+TEST(Executor, PipelinedRunsFitTheLimit) {
+  // The plan needs an arena of 4096 bytes and inputs of 4096 (4000
+  // rounded up): it fits 9000 bytes, a second set of inputs does not.
+  Executable exe = chain(/*inPlace=*/true);
+  std::unique_ptr<HostDevice> host = device();
+  std::string error;
+  ExecutionOptions options;
+  options.memoryLimit = 9000;
+  auto loaded = LoadedExecutable::load(exe, *host, options, error);
+  ASSERT_TRUE(loaded) << error;
+  EXPECT_FALSE(loaded->runPipelined({{iota(kN)}}, error));
+  EXPECT_EQ(error.rfind("pipelined runs need a second set of input slots "
+                        "(4096 bytes (4.0 KiB))",
+                        0),
+            0u)
+      << error;
+}

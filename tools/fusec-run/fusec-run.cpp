@@ -40,7 +40,7 @@ struct RunToolOptions {
   RunBackend backend = RunBackend::Auto;
   bool printPlan = false;
   std::string dumpPtx, outputDir = ".";
-  std::vector<std::string> inputs;
+  std::vector<std::string> inputs, inputSets;
   int64_t repeat = 0;
   rt::ExecutionOptions execution;
 
@@ -62,6 +62,12 @@ struct RunToolOptions {
                 "A.npy", /*commaSeparated=*/false);
     binder.text("output-dir", outputDir,
                 "Directory for result0.npy, result1.npy, ...", "DIR");
+    binder.list("input-sets", inputSets,
+                "Run once per directory, each holding input0.npy, "
+                "input1.npy, ...: the runs are pipelined (the next inputs "
+                "upload while one computes); results go to "
+                "OUTPUT-DIR/<k>/result0.npy, ...",
+                "DIR");
     binder.integer("repeat", repeat,
                    "After the run, replay its steps N more times (3 of them "
                    "to warm up) and print the median and minimum time of one",
@@ -73,6 +79,42 @@ struct RunToolOptions {
 int fail(const std::string &message) {
   std::cerr << "fusec-run: error: " << message << "\n";
   return 1;
+}
+
+/// --input-sets: one pipelined run per directory.
+int runSets(const RunToolOptions &options, rt::LoadedExecutable &loaded,
+            const std::string &model) {
+  if (!options.inputs.empty())
+    return fail("--input and --input-sets exclude each other");
+  std::string error;
+  size_t n = loaded.executable().inputs.size();
+  std::vector<std::vector<Buffer>> calls;
+  for (const std::string &dir : options.inputSets) {
+    std::vector<Buffer> args;
+    for (size_t i = 0; i < n; ++i) {
+      Buffer b = readNpy(dir + "/input" + std::to_string(i) + ".npy", error);
+      if (!b)
+        return fail(error);
+      args.push_back(std::move(b));
+    }
+    calls.push_back(std::move(args));
+  }
+  std::optional<std::vector<std::vector<Buffer>>> results =
+      loaded.runPipelined(calls, error);
+  if (!results)
+    return fail(model + ": " + error);
+  for (size_t k = 0; k < results->size(); ++k) {
+    std::vector<std::string> lines;
+    bool written = writeResults(options.outputDir + "/" + std::to_string(k),
+                                (*results)[k], lines, error);
+    for (const std::string &line : lines)
+      std::cout << line << "\n";
+    if (!written)
+      return fail(error);
+  }
+  if (options.execution.deviceReport)
+    std::cout << loaded.report();
+  return 0;
 }
 
 /// The device `options` ask for, or nullptr with the reason.
@@ -145,10 +187,10 @@ int main(int argc, char **argv) {
   }
   // Inspecting alone does not run the model; anything about a run does.
   bool inspect = options.printPlan || !options.dumpPtx.empty();
-  bool run = !inspect || !options.inputs.empty() ||
-             !options.execution.hostKernels.empty() ||
-             options.backend != RunBackend::Auto ||
-             options.execution.deviceReport;
+  bool run =
+      !inspect || !options.inputs.empty() || !options.inputSets.empty() ||
+      !options.execution.hostKernels.empty() ||
+      options.backend != RunBackend::Auto || options.execution.deviceReport;
   if (!run)
     return 0;
 
@@ -159,6 +201,8 @@ int main(int argc, char **argv) {
       rt::LoadedExecutable::load(*exe, *device, options.execution, error);
   if (!loaded)
     return fail(model + ": " + error);
+  if (!options.inputSets.empty())
+    return runSets(options, *loaded, model);
   std::vector<Buffer> args;
   for (const std::string &path : options.inputs) {
     Buffer b = readNpy(path, error);

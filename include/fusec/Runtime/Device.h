@@ -116,6 +116,20 @@ public:
   profile(StepList &list, int64_t numSteps, std::string &error) = 0;
   /// Runs a recorded list (asynchronously where the device allows).
   virtual bool replay(StepList &list, std::string &error) = 0;
+  /// Pipelined runs (LoadedExecutable::runPipelined) alternate between two
+  /// sets of input slots, `slot` 0 and 1.
+  /// Host memory the device copies from asynchronously (pinned on a GPU);
+  /// its address() is a host pointer.
+  virtual std::unique_ptr<DeviceMemory> allocateStaging(int64_t bytes,
+                                                        std::string &error) = 0;
+  /// Copies `bytes` from staging memory `from` into `to` on the device's
+  /// second queue, after the runs replayed on slot set `slot` so far are
+  /// done with it, and returns without waiting.
+  virtual bool uploadStaged(const DeviceMemory &to, int64_t offset,
+                            const DeviceMemory &from, int64_t fromOffset,
+                            int64_t bytes, int slot, std::string &error) = 0;
+  /// Replays `list` once the uploads staged for slot set `slot` arrived.
+  virtual bool replayStaged(StepList &list, int slot, std::string &error) = 0;
   /// Waits until everything issued so far has finished.
   virtual bool synchronize(std::string &error) = 0;
 };

@@ -101,6 +101,17 @@ public:
   /// latest value fed to it).
   std::optional<Buffer> readInput(int64_t input, std::string &error);
 
+  /// Runs once per element of `calls` (each a full set of inputs) and
+  /// returns each run's outputs, pipelined: two sets of input slots, each
+  /// with its own recorded step list, so that while run k computes the
+  /// inputs of run k+1 are copied into pinned staging memory and uploaded
+  /// on the device's second queue (batched inference over a list of
+  /// inputs). Costs one more set of input slots on the device (checked
+  /// against the limit) and two of staging memory; not with feedBack.
+  std::optional<std::vector<std::vector<Buffer>>>
+  runPipelined(const std::vector<std::vector<Buffer>> &calls,
+               std::string &error);
+
   const Executable &executable() const { return exe; }
 
   /// Replays the last run's steps `repeats` times (its inputs are still on
@@ -120,17 +131,32 @@ public:
   std::string report() const;
 
 private:
-  LoadedExecutable(const Executable &exe, Device &device);
-  uint64_t address(int64_t buffer) const;
-  bool recordSteps(std::string &error);
+  LoadedExecutable(const Executable &exe, Device &device,
+                   const ExecutionOptions &options);
+  /// A buffer's device address when the inputs are in slot set `slot`.
+  uint64_t address(int64_t buffer, int slot = 0) const;
+  bool recordSteps(int slot, std::string &error);
+  /// Checks the dtype and shape of input `i`.
+  bool checkInput(size_t i, const Buffer &in, std::string &error) const;
+  /// Downloads the outputs `wanted` says (all when empty) after a run on
+  /// slot set `slot`.
+  std::optional<std::vector<Buffer>>
+  downloadOutputs(int slot, const std::vector<bool> &wanted,
+                  std::string &error);
 
   Executable exe;
   Device &device;
-  std::unique_ptr<DeviceMemory> arena, constants, workspace, inputs;
+  ExecutionOptions options;
+  std::unique_ptr<DeviceMemory> arena, constants, workspace;
+  /// The input slots: set 0, and set 1 once runPipelined needs it.
+  std::unique_ptr<DeviceMemory> inputs[2];
+  /// Host staging memory per slot set (runPipelined).
+  std::unique_ptr<DeviceMemory> staging[2];
   /// Offset of each constant in `constants`, of each input in `inputs`.
   std::vector<int64_t> constantOffset, inputOffset;
   std::unique_ptr<DeviceKernels> kernels;
-  std::unique_ptr<StepList> steps;
+  /// The recorded step list per slot set.
+  std::unique_ptr<StepList> steps[2];
   /// (output, input) pairs copied at the end of every run (feedBack).
   std::vector<std::pair<int64_t, int64_t>> feedback;
 };

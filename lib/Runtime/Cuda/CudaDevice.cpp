@@ -5,6 +5,7 @@
 #include "fusec/Runtime/Cuda/CudaLibraries.h"
 #include "fusec/Support/Options.h"
 
+#include <algorithm>
 #include <functional>
 
 using namespace fusec;
@@ -48,6 +49,26 @@ private:
   const Driver &driver;
   CUcontext context;
   CUdeviceptr pointer;
+  int64_t bytes;
+};
+
+/// Pinned host memory (cuMemAllocHost), for asynchronous uploads.
+class CudaHostMemory final : public DeviceMemory {
+public:
+  CudaHostMemory(const Driver &driver, CUcontext context, void *pointer,
+                 int64_t bytes)
+      : driver(driver), context(context), pointer(pointer), bytes(bytes) {}
+  ~CudaHostMemory() override {
+    ContextScope scope(driver, context);
+    driver.cuMemFreeHost(pointer);
+  }
+  uint64_t address() const override { return uint64_t(uintptr_t(pointer)); }
+  int64_t size() const override { return bytes; }
+
+private:
+  const Driver &driver;
+  CUcontext context;
+  void *pointer;
   int64_t bytes;
 };
 
@@ -134,6 +155,11 @@ public:
       ContextScope scope(driver, context);
       if (blasHandle)
         blas->cublasLtDestroy(blasHandle);
+      for (CUevent e : {uploaded[0], uploaded[1], computed[0], computed[1]})
+        if (e)
+          driver.cuEventDestroy(e);
+      if (copyStream)
+        driver.cuStreamDestroy(copyStream);
       if (stream)
         driver.cuStreamDestroy(stream);
     }
@@ -157,6 +183,10 @@ public:
             driver.cuDeviceGetAttribute(
                 &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
             "cuDeviceGetAttribute", error) ||
+        !check(driver.cuDeviceGetAttribute(
+                   &multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                   device),
+               "cuDeviceGetAttribute", error) ||
         !check(driver.cuDevicePrimaryCtxRetain(&context, device),
                "cuDevicePrimaryCtxRetain", error))
       return false;
@@ -164,11 +194,27 @@ public:
     label = std::string(buffer) + " (device " +
             std::to_string(options.ordinal) + ", " + architecture + ")";
     ContextScope scope(driver, context);
-    return check(driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
-                 "cuStreamCreate", error);
+    if (!check(driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+               "cuStreamCreate", error) ||
+        !check(driver.cuStreamCreate(&copyStream, CU_STREAM_NON_BLOCKING),
+               "cuStreamCreate", error))
+      return false;
+    for (CUevent *e : {&uploaded[0], &uploaded[1], &computed[0], &computed[1]})
+      if (!check(driver.cuEventCreate(e, CU_EVENT_DISABLE_TIMING),
+                 "cuEventCreate", error))
+        return false;
+    return true;
   }
 
   std::string name() const override { return label; }
+
+  /// The most blocks of `block` threads the GPU keeps resident at once
+  /// (2048 threads per multiprocessor on every architecture fusec
+  /// targets), at least 1.
+  uint32_t residentBlocks(uint32_t block) const {
+    uint32_t perSM = std::max<uint32_t>(1, 2048 / std::max<uint32_t>(1, block));
+    return std::max<uint32_t>(1, uint32_t(multiprocessors) * perSM);
+  }
   std::string arch() const override { return architecture; }
 
   uint64_t availableBytes() const override {
@@ -354,6 +400,46 @@ public:
     return seconds;
   }
 
+  std::unique_ptr<DeviceMemory> allocateStaging(int64_t bytes,
+                                                std::string &error) override {
+    ContextScope scope(driver, context);
+    void *pointer = nullptr;
+    if (!check(driver.cuMemAllocHost(&pointer, size_t(bytes)),
+               "cuMemAllocHost of " + describeBytes(uint64_t(bytes)), error))
+      return nullptr;
+    return std::make_unique<CudaHostMemory>(driver, context, pointer, bytes);
+  }
+
+  bool uploadStaged(const DeviceMemory &to, int64_t offset,
+                    const DeviceMemory &from, int64_t fromOffset, int64_t bytes,
+                    int slot, std::string &error) override {
+    // On the copy stream, once the compute stream is done with the slots.
+    ContextScope scope(driver, context);
+    const void *source =
+        reinterpret_cast<const char *>(uintptr_t(from.address())) + fromOffset;
+    return check(driver.cuStreamWaitEvent(copyStream, computed[slot], 0),
+                 "cuStreamWaitEvent", error) &&
+           check(driver.cuMemcpyHtoDAsync(CUdeviceptr(to.address() + offset),
+                                          source, size_t(bytes), copyStream),
+                 "cuMemcpyHtoDAsync", error) &&
+           check(driver.cuEventRecord(uploaded[slot], copyStream),
+                 "cuEventRecord", error);
+  }
+
+  bool replayStaged(StepList &list, int slot, std::string &error) override {
+    {
+      ContextScope scope(driver, context);
+      if (!check(driver.cuStreamWaitEvent(stream, uploaded[slot], 0),
+                 "cuStreamWaitEvent", error))
+        return false;
+    }
+    if (!replay(list, error))
+      return false;
+    ContextScope scope(driver, context);
+    return check(driver.cuEventRecord(computed[slot], stream), "cuEventRecord",
+                 error);
+  }
+
   bool synchronize(std::string &error) override {
     ContextScope scope(driver, context);
     return check(driver.cuStreamSynchronize(stream), "cuStreamSynchronize",
@@ -401,7 +487,12 @@ private:
   CUdevice device = 0;
   CUcontext context = nullptr;
   CUstream stream = nullptr;
+  /// Pipelined runs: uploads on their own stream; per slot set, when its
+  /// upload arrived and when the compute stream finished with it.
+  CUstream copyStream = nullptr;
+  CUevent uploaded[2] = {}, computed[2] = {};
   std::string architecture, label;
+  int multiprocessors = 1;
 };
 
 void CudaRecorder::launch(int64_t kernel, uint32_t grid, uint32_t block,
@@ -409,6 +500,10 @@ void CudaRecorder::launch(int64_t kernel, uint32_t grid, uint32_t block,
   CUfunction f = kernels.functions[size_t(kernel)];
   std::string name = quoteName(kernels.names[size_t(kernel)], '\'');
   const Driver &driver = device.driver;
+  // Generated kernels are grid-stride: any grid is correct. The compiler
+  // sized it for its target; more blocks than this GPU keeps resident at
+  // once only queue up, so the grid is cut to that.
+  grid = std::min<uint32_t>(grid, device.residentBlocks(block));
   list.calls.push_back([&driver, &device = device, f, grid, block, name,
                         pointers =
                             std::vector<CUdeviceptr>(args.begin(), args.end())](

@@ -249,3 +249,30 @@ bool HostDevice::replay(StepList &list, std::string &error) {
     step();
   return true;
 }
+
+bool HostDevice::synchronize(std::string &) {
+  if (!log.empty()) // Only pipelined runs are logged.
+    log.push_back("synchronize");
+  return true;
+}
+
+std::unique_ptr<DeviceMemory> HostDevice::allocateStaging(int64_t bytes,
+                                                          std::string &error) {
+  return allocate(bytes, error);
+}
+
+bool HostDevice::uploadStaged(const DeviceMemory &to, int64_t offset,
+                              const DeviceMemory &from, int64_t fromOffset,
+                              int64_t bytes, int slot, std::string &) {
+  std::memcpy(reinterpret_cast<char *>(uintptr_t(to.address())) + offset,
+              reinterpret_cast<const char *>(uintptr_t(from.address())) +
+                  fromOffset,
+              size_t(bytes));
+  log.push_back("upload " + std::to_string(slot));
+  return true;
+}
+
+bool HostDevice::replayStaged(StepList &list, int slot, std::string &error) {
+  log.push_back("replay " + std::to_string(slot));
+  return replay(list, error);
+}

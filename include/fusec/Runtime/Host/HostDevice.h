@@ -61,7 +61,17 @@ public:
   bool replay(StepList &list, std::string &error) override;
   std::optional<std::vector<double>> profile(StepList &list, int64_t numSteps,
                                              std::string &error) override;
-  bool synchronize(std::string &error) override { return true; }
+  bool synchronize(std::string &error) override;
+  std::unique_ptr<DeviceMemory> allocateStaging(int64_t bytes,
+                                                std::string &error) override;
+  bool uploadStaged(const DeviceMemory &to, int64_t offset,
+                    const DeviceMemory &from, int64_t fromOffset, int64_t bytes,
+                    int slot, std::string &error) override;
+  bool replayStaged(StepList &list, int slot, std::string &error) override;
+
+  /// What the pipelined-run calls did, in order ("upload 1", "replay 0",
+  /// "synchronize"), for tests of the order a GPU would overlap.
+  const std::vector<std::string> &events() const { return log; }
 
 private:
   HostDevice(std::function<KernelEntry(const std::string &)> lookup,
@@ -71,6 +81,7 @@ private:
   std::string source;
   /// The dlopen handle of the kernel library, or nullptr.
   void *handle;
+  std::vector<std::string> log;
 };
 
 } // namespace fusec::rt
