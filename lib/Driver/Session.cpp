@@ -152,6 +152,12 @@ FailureOr<func::FuncOp> Model::findEntry(StringRef entryName) {
     if (!func)
       return module->emitError()
              << "no function named '" << entryName << "' in the module";
+    // Running or compiling it reads its body.
+    if (func.isExternal())
+      return func.emitError()
+             << "'" << entryName
+             << "' is a declaration without a body: there is nothing to run "
+                "or compile";
     return func;
   }
   SmallVector<func::FuncOp> candidates;

@@ -81,8 +81,9 @@ public:
   /// Where it came from (the file name), for messages.
   const std::string &getName() const { return name; }
 
-  /// `name` when not empty, else the only public function with a body; an
-  /// error at the module otherwise.
+  /// `name` when not empty (a function with a body: a declaration is an
+  /// error at it), else the only public function with a body; an error at
+  /// the module otherwise.
   mlir::FailureOr<mlir::func::FuncOp> findEntry(llvm::StringRef name);
 
 private:
