@@ -282,6 +282,15 @@ LoadedExecutable::run(const std::vector<Buffer> &args, std::string &error) {
   return run(pointers, {}, error);
 }
 
+bool LoadedExecutable::checkInputCount(size_t given, std::string &error) const {
+  if (given == exe.inputs.size())
+    return true;
+  error = quoteName(exe.entry, '\'') + " takes " +
+          std::to_string(exe.inputs.size()) + " input(s), " +
+          std::to_string(given) + " given";
+  return false;
+}
+
 bool LoadedExecutable::checkInput(size_t i, const Buffer &in,
                                   std::string &error) const {
   const BufferDesc &d = exe.buffers[size_t(exe.inputs[i])];
@@ -298,12 +307,8 @@ bool LoadedExecutable::checkInput(size_t i, const Buffer &in,
 std::optional<std::vector<Buffer>>
 LoadedExecutable::run(const std::vector<const Buffer *> &args,
                       const std::vector<bool> &wanted, std::string &error) {
-  if (args.size() != exe.inputs.size()) {
-    error = quoteName(exe.entry, '\'') + " takes " +
-            std::to_string(exe.inputs.size()) + " input(s), " +
-            std::to_string(args.size()) + " given";
+  if (!checkInputCount(args.size(), error))
     return std::nullopt;
-  }
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i])
       continue; // The slot keeps what it holds.
@@ -364,12 +369,8 @@ LoadedExecutable::runPipelined(const std::vector<std::vector<Buffer>> &calls,
     return std::nullopt;
   }
   for (const std::vector<Buffer> &call : calls) {
-    if (call.size() != exe.inputs.size()) {
-      error = quoteName(exe.entry, '\'') + " takes " +
-              std::to_string(exe.inputs.size()) + " input(s), " +
-              std::to_string(call.size()) + " given";
+    if (!checkInputCount(call.size(), error))
       return std::nullopt;
-    }
     for (size_t i = 0; i < call.size(); ++i)
       if (!checkInput(i, call[i], error))
         return std::nullopt;

@@ -208,6 +208,11 @@ std::string serializeExecutable(const Executable &exe);
 std::optional<Executable> parseExecutable(std::string_view bytes,
                                           std::string &error);
 
+/// The checks of parseExecutable after the syntax (every index, size,
+/// launch, matmul step and the memory plan); on failure sets `error`
+/// ("invalid .fsx file: ...").
+bool validateExecutable(const Executable &exe, std::string &error);
+
 /// Reads and parses the file at `path`; errors name the file.
 std::optional<Executable> readExecutableFile(const std::string &path,
                                              std::string &error);

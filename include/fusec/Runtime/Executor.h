@@ -136,6 +136,8 @@ private:
   /// A buffer's device address when the inputs are in slot set `slot`.
   uint64_t address(int64_t buffer, int slot = 0) const;
   bool recordSteps(int slot, std::string &error);
+  /// Checks that `given` inputs is the entry's number.
+  bool checkInputCount(size_t given, std::string &error) const;
   /// Checks the dtype and shape of input `i`.
   bool checkInput(size_t i, const Buffer &in, std::string &error) const;
   /// Downloads the outputs `wanted` says (all when empty) after a run on

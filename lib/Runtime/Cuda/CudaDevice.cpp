@@ -33,6 +33,36 @@ private:
   bool pushed = false;
 };
 
+/// GPU `ordinal`'s handle and what --devices shows of it but the free
+/// memory (which needs a context); false with `error` naming the GPU.
+bool queryDevice(const Driver &driver, int ordinal, CUdevice &device,
+                 CudaDeviceInfo &info, std::string &error) {
+  info.ordinal = ordinal;
+  char name[256] = {};
+  size_t total = 0;
+  CUresult r;
+  if ((r = driver.cuDeviceGet(&device, ordinal)) != CUDA_SUCCESS ||
+      (r = driver.cuDeviceGetName(name, sizeof name - 1, device)) !=
+          CUDA_SUCCESS ||
+      (r = driver.cuDeviceGetAttribute(
+           &info.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+           device)) != CUDA_SUCCESS ||
+      (r = driver.cuDeviceGetAttribute(
+           &info.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+           device)) != CUDA_SUCCESS ||
+      (r = driver.cuDeviceGetAttribute(&info.multiprocessors,
+                                       CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                       device)) != CUDA_SUCCESS ||
+      (r = driver.cuDeviceTotalMem(&total, device)) != CUDA_SUCCESS) {
+    error = "cannot query GPU " + std::to_string(ordinal) + ": " +
+            driver.describe(r);
+    return false;
+  }
+  info.name = name;
+  info.totalBytes = total;
+  return true;
+}
+
 class CudaMemory final : public DeviceMemory {
 public:
   CudaMemory(const Driver &driver, CUcontext context, CUdeviceptr pointer,
@@ -168,31 +198,15 @@ public:
   }
 
   bool open(std::string &error) {
-    if (!check(driver.cuDeviceGet(&device, options.ordinal), "cuDeviceGet",
-               error))
-      return false;
-    char buffer[256] = {};
-    int major = 0, minor = 0;
-    if (!check(driver.cuDeviceGetName(buffer, sizeof buffer - 1, device),
-               "cuDeviceGetName", error) ||
-        !check(
-            driver.cuDeviceGetAttribute(
-                &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-            "cuDeviceGetAttribute", error) ||
-        !check(
-            driver.cuDeviceGetAttribute(
-                &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-            "cuDeviceGetAttribute", error) ||
-        !check(driver.cuDeviceGetAttribute(
-                   &multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                   device),
-               "cuDeviceGetAttribute", error) ||
+    CudaDeviceInfo info;
+    if (!queryDevice(driver, options.ordinal, device, info, error) ||
         !check(driver.cuDevicePrimaryCtxRetain(&context, device),
                "cuDevicePrimaryCtxRetain", error))
       return false;
-    architecture = smArch(major, minor);
-    label = std::string(buffer) + " (device " +
-            std::to_string(options.ordinal) + ", " + architecture + ")";
+    multiprocessors = info.multiprocessors;
+    architecture = smArch(info.major, info.minor);
+    label = info.name + " (device " + std::to_string(options.ordinal) + ", " +
+            architecture + ")";
     ContextScope scope(driver, context);
     if (!check(driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
                "cuStreamCreate", error) ||
@@ -642,29 +656,9 @@ bool fusec::rt::listCudaDevices(std::vector<CudaDeviceInfo> &devices,
   }
   for (int i = 0; i < count; ++i) {
     CudaDeviceInfo info;
-    info.ordinal = i;
     CUdevice device;
-    char name[256] = {};
-    size_t total = 0;
-    if ((r = driver->cuDeviceGet(&device, i)) != CUDA_SUCCESS ||
-        (r = driver->cuDeviceGetName(name, sizeof name - 1, device)) !=
-            CUDA_SUCCESS ||
-        (r = driver->cuDeviceGetAttribute(
-             &info.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-             device)) != CUDA_SUCCESS ||
-        (r = driver->cuDeviceGetAttribute(
-             &info.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-             device)) != CUDA_SUCCESS ||
-        (r = driver->cuDeviceGetAttribute(
-             &info.multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-             device)) != CUDA_SUCCESS ||
-        (r = driver->cuDeviceTotalMem(&total, device)) != CUDA_SUCCESS) {
-      error =
-          "cannot query GPU " + std::to_string(i) + ": " + driver->describe(r);
+    if (!queryDevice(*driver, i, device, info, error))
       return false;
-    }
-    info.name = name;
-    info.totalBytes = total;
     // Free memory needs a context: the primary one, released at once.
     CUcontext context = nullptr;
     if (driver->cuDevicePrimaryCtxRetain(&context, device) == CUDA_SUCCESS) {
