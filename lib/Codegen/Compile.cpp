@@ -546,13 +546,19 @@ LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
   // Cache lookups first: a model whose kernels are all cached never loads
   // NVRTC.
   std::vector<Group *> misses;
+  // A group's PTX and CUBIN are two entries; both must be there.
+  auto cubinKey = [](const Group &g) { return g.key + "-cubin"; };
   for (Group &g : groups) {
-    std::optional<std::string> ptx;
-    if (options.cache)
+    std::optional<std::string> ptx, cubin;
+    if (options.cache) {
       ptx = options.cache->lookup(g.key);
-    if (ptx) {
+      if (ptx)
+        cubin = options.cache->lookup(cubinKey(g));
+    }
+    if (ptx && cubin) {
       g.result.ok = true;
       g.result.ptx = std::move(*ptx);
+      g.result.cubin = std::move(*cubin);
       g.cached = true;
     } else {
       misses.push_back(&g);
@@ -577,8 +583,10 @@ LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
                 ".cu",
             nvrtcOptions);
         g.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-        if (g.result.ok && options.cache)
+        if (g.result.ok && options.cache) {
           options.cache->store(g.key, g.result.ptx);
+          options.cache->store(cubinKey(g), g.result.cubin);
+        }
       }
     };
     unsigned threads = options.codegen.compileThreads
@@ -596,6 +604,7 @@ LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
   bool ok = true;
   rt::Executable &exe = compiled.executable;
   exe.ptx.clear();
+  exe.cubin.clear();
   for (Group &g : groups) {
     compiled.stats.nvrtcSeconds += g.seconds;
     (g.cached ? compiled.stats.cacheHits : compiled.stats.compiled) += 1;
@@ -626,6 +635,7 @@ LogicalResult fusec::compileToPtx(CompiledFunction &compiled,
     for (size_t k : g.kernels)
       exe.kernels[k].ptxIndex = int64_t(exe.ptx.size());
     exe.ptx.push_back(std::move(g.result.ptx));
+    exe.cubin.push_back(std::move(g.result.cubin));
   }
   compiled.stats.modules = int64_t(groups.size());
   compiled.stats.wallSeconds =

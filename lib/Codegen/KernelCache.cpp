@@ -9,6 +9,9 @@
 // alignment rules or word size. The payload checksum of a disk entry is
 // XXH64(payload, seed 0).
 //
+// Values are opaque bytes: the compiler stores a module's PTX under its key
+// and the module's CUBIN under the key followed by "-cubin".
+//
 // Disk entries. The entry of a key is the file <dir>/<key>.ptx when the key
 // is 1 to 200 characters of [A-Za-z0-9_-] (as hashKey's keys are), else
 // <dir>/@<hashKey(key)>.ptx (so no key can name a path outside the

@@ -34,6 +34,8 @@ struct Nvrtc::Api {
   nvrtcResult (*compileProgram)(nvrtcProgram, int, const char *const *);
   nvrtcResult (*getPTXSize)(nvrtcProgram, size_t *);
   nvrtcResult (*getPTX)(nvrtcProgram, char *);
+  nvrtcResult (*getCUBINSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*getCUBIN)(nvrtcProgram, char *);
   nvrtcResult (*getProgramLogSize)(nvrtcProgram, size_t *);
   nvrtcResult (*getProgramLog)(nvrtcProgram, char *);
 };
@@ -140,6 +142,8 @@ Nvrtc *Nvrtc::get(std::string *whyNot) {
     bind(api->compileProgram, "nvrtcCompileProgram");
     bind(api->getPTXSize, "nvrtcGetPTXSize");
     bind(api->getPTX, "nvrtcGetPTX");
+    bind(api->getCUBINSize, "nvrtcGetCUBINSize");
+    bind(api->getCUBIN, "nvrtcGetCUBIN");
     bind(api->getProgramLogSize, "nvrtcGetProgramLogSize");
     bind(api->getProgramLog, "nvrtcGetProgramLog");
     if (!ok) {
@@ -203,6 +207,19 @@ Nvrtc::Result Nvrtc::compile(const std::string &source, const std::string &name,
       result.ptx.resize(ptxSize - 1);
       result.ok = true;
     }
+  }
+  // The machine code for the real architecture compiled for (options()
+  // names one), so the driver need not compile the PTX at load time.
+  size_t cubinSize = 0;
+  if (result.ok && api->getCUBINSize(program, &cubinSize) == NVRTC_SUCCESS &&
+      cubinSize > 0) {
+    result.cubin.resize(cubinSize);
+    if (api->getCUBIN(program, result.cubin.data()) != NVRTC_SUCCESS)
+      result.cubin.clear();
+  }
+  if (result.ok && result.cubin.empty()) {
+    result.ok = false;
+    result.log = "NVRTC produced no CUBIN";
   }
   if (!result.ok && result.log.empty())
     result.log = "NVRTC produced no PTX";

@@ -552,6 +552,10 @@ bool parsePtxExtent(HeaderReader &r, size_t i, Extent &e) {
   return parseExtent(r, "ptx", i, e);
 }
 
+bool parseCubinExtent(HeaderReader &r, size_t i, Extent &e) {
+  return parseExtent(r, "cubin", i, e);
+}
+
 bool parseConstantExtent(HeaderReader &r, size_t i, Extent &e) {
   return parseExtent(r, "constant", i, e);
 }
@@ -655,10 +659,14 @@ bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
       !r.list(exe.outputs, "buffer index") || !r.literal("\n"))
     return false;
 
-  std::vector<Extent> ptxExtents, constantExtents;
+  std::vector<Extent> ptxExtents, cubinExtents, constantExtents;
   if (!r.literal("ptx-texts ") || !r.count("ptx texts", n))
     return false;
   if (!parseRecords(r, n, ptxExtents, parsePtxExtent))
+    return false;
+  if (!r.literal("cubins ") || !r.count("cubins", n))
+    return false;
+  if (!parseRecords(r, n, cubinExtents, parseCubinExtent))
     return false;
   if (!r.literal("constants ") || !r.count("constants", n))
     return false;
@@ -685,7 +693,8 @@ bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
     return false;
   }
 
-  // The PTX texts then the constants, back to back from offset 0.
+  // The PTX texts, the CUBINs, then the constants, back to back from
+  // offset 0.
   int64_t next = 0;
   auto take = [&](const char *what, size_t i, const Extent &e,
                   std::string &out) {
@@ -712,14 +721,19 @@ bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
   for (size_t i = 0; i < ptxExtents.size(); ++i)
     if (!take("ptx", i, ptxExtents[i], exe.ptx[i]))
       return false;
+  exe.cubin.resize(cubinExtents.size());
+  for (size_t i = 0; i < cubinExtents.size(); ++i)
+    if (!take("cubin", i, cubinExtents[i], exe.cubin[i]))
+      return false;
   exe.constants.resize(constantExtents.size());
   for (size_t i = 0; i < constantExtents.size(); ++i)
     if (!take("constant", i, constantExtents[i], exe.constants[i]))
       return false;
   if (next != payloadSize) {
-    error =
-        "invalid .fsx file: the payload has " + std::to_string(payloadSize) +
-        " bytes but its PTX texts and constants take " + std::to_string(next);
+    error = "invalid .fsx file: the payload has " +
+            std::to_string(payloadSize) +
+            " bytes but its PTX texts, CUBINs and constants take " +
+            std::to_string(next);
     return false;
   }
   return true;
@@ -815,6 +829,8 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
   };
   h += "ptx-texts " + std::to_string(exe.ptx.size()) + "\n";
   extents("ptx", exe.ptx);
+  h += "cubins " + std::to_string(exe.cubin.size()) + "\n";
+  extents("cubin", exe.cubin);
   h += "constants " + std::to_string(exe.constants.size()) + "\n";
   extents("constant", exe.constants);
   h += "payload " + std::to_string(offset) + "\n";
@@ -824,6 +840,8 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
   out += h;
   for (const std::string &p : exe.ptx)
     out += p;
+  for (const std::string &c : exe.cubin)
+    out += c;
   for (const std::string &c : exe.constants)
     out += c;
   return out;

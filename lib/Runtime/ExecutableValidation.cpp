@@ -40,7 +40,7 @@ public:
     if (exe.arch.empty())
       return fail("the target architecture is empty");
     if (!checkShapes() || !checkBuffers() || !checkInputs() ||
-        !checkKernels() || !checkSteps() || !checkOutputs())
+        !checkKernels() || !checkCubins() || !checkSteps() || !checkOutputs())
       return false;
     std::string why;
     if (!checkMemoryPlan(exe, why))
@@ -193,6 +193,28 @@ private:
       if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
             (c >= '0' && c <= '9') || c == '_'))
         return false;
+    return true;
+  }
+
+  /// None, or one per PTX text, each a 64-bit little-endian ELF image for
+  /// the NVIDIA CUDA machine (EM_CUDA, 190). What is inside is the
+  /// driver's to check, as for PTX: it refuses an image it cannot load.
+  bool checkCubins() {
+    if (!exe.cubin.empty() && exe.cubin.size() != exe.ptx.size())
+      return fail(std::to_string(exe.cubin.size()) + " CUBINs for " +
+                  std::to_string(exe.ptx.size()) +
+                  " PTX texts (expected none or one per PTX text)");
+    for (size_t i = 0; i < exe.cubin.size(); ++i) {
+      const std::string &c = exe.cubin[i];
+      auto byte = [&](size_t at) { return (unsigned char)c[at]; };
+      if (c.size() < 64 ||
+          c.compare(0, 4,
+                    "\x7f"
+                    "ELF") != 0 ||
+          byte(4) != 2 || byte(5) != 1 || byte(18) != 190 || byte(19) != 0)
+        return fail("cubin " + std::to_string(i) +
+                    " is not a 64-bit little-endian ELF image for CUDA");
+    }
     return true;
   }
 

@@ -452,6 +452,8 @@ std::string LoadedExecutable::report() const {
            matmulEpilogueName(step.matmul.epilogue) + "\n";
     calls += n;
   }
+  if (std::string origin = kernels ? kernels->origin() : ""; !origin.empty())
+    out += "  kernels: " + origin + "\n";
   out += "  " + std::to_string(launches) + " kernel launches, " +
          std::to_string(calls) + " cuBLASLt calls per run; " +
          device.replayDescription() + "\n";

@@ -80,7 +80,11 @@ std::string fusec::rt::formatPlan(const Executable &exe) {
       os +=
           ", in" + std::to_string(in) + " may become out" + std::to_string(out);
     os += ", ptx " + std::to_string(exe.ptx[size_t(k.ptxIndex)].size()) +
-          " bytes\n";
+          " bytes";
+    if (!exe.cubin.empty())
+      os += ", cubin " + std::to_string(exe.cubin[size_t(k.ptxIndex)].size()) +
+            " bytes";
+    os += "\n";
   }
   os += "steps:\n";
   for (const Step &step : exe.steps) {

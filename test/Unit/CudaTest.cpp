@@ -39,6 +39,15 @@ TEST(CudaArch, ArtifactsRunOnTheirArchitectureAndNewer) {
   EXPECT_EQ(smArch(12, 1), "sm_121");
 }
 
+TEST(CudaArch, CubinsLoadOnlyOnTheirOwnArchitecture) {
+  EXPECT_TRUE(loadsCubin("sm_90", true, "sm_90"));
+  EXPECT_FALSE(loadsCubin("sm_90", false, "sm_90")); // None stored.
+  EXPECT_FALSE(loadsCubin("sm_90", true, "sm_100")); // The PTX, compiled on.
+  EXPECT_FALSE(loadsCubin("sm_80", true, "sm_86"));
+  EXPECT_FALSE(loadsCubin("sm_90a", true, "sm_90"));
+  EXPECT_FALSE(loadsCubin("sm_", true, "sm_"));
+}
+
 #ifdef FUSEC_HAVE_CUDA_HEADERS
 
 using namespace fusec::rt::cuda;

@@ -77,7 +77,7 @@ const char kPtx1[] = ".version 8.4\n"
 // 256 bytes each; live bytes per step: 256, 256 (the pair counted once),
 // 512, 768, 512: the lower bound is 768, first reached at step 3, and the
 // arena of 768 bytes meets it. The workspace is 32 MiB.
-const char kModelHeader[] = R"fsx(fusec-executable 2
+const char kModelHeader[] = R"fsx(fusec-executable 3
 entry "forward"
 arch "sm_90"
 memory arena 768 lower-bound 768 peak-step 3 workspace 33554432
@@ -104,6 +104,7 @@ outputs [7,5]
 ptx-texts 2
 ptx 0 offset 0 length 207
 ptx 1 offset 207 length 117
+cubins 0
 constants 1
 constant 0 offset 324 length 20
 payload 344
@@ -262,6 +263,7 @@ void expectSameExecutable(const Executable &a, const Executable &b) {
     EXPECT_EQ(a.kernels[i].ptxIndex, b.kernels[i].ptxIndex);
   }
   EXPECT_EQ(a.ptx, b.ptx);
+  EXPECT_EQ(a.cubin, b.cubin);
   EXPECT_EQ(a.constants, b.constants);
   ASSERT_EQ(a.steps.size(), b.steps.size());
   for (size_t i = 0; i < a.steps.size(); ++i) {
@@ -352,8 +354,59 @@ TEST(Executable, ReadsEveryField) {
   EXPECT_EQ(serializeExecutable(*exe), modelFile());
 }
 
+/// The smallest thing the reader takes for a CUBIN: `size` bytes that
+/// start with the identification of a 64-bit little-endian ELF file for
+/// machine 190 (EM_CUDA).
+std::string fakeCubin(size_t size, unsigned char machine = 190) {
+  std::string c(size, '\0');
+  c.replace(0, 4,
+            "\x7f"
+            "ELF");
+  c[4] = 2; // ELFCLASS64
+  c[5] = 1; // ELFDATA2LSB
+  c[18] = char(machine);
+  return c;
+}
+
+TEST(Executable, CubinsLieBetweenThePtxAndTheConstants) {
+  Executable exe = makeModel();
+  exe.cubin = {fakeCubin(64), fakeCubin(80)};
+  std::string bytes = serializeExecutable(exe);
+  // 207 + 117 bytes of PTX, then 64 + 80 of CUBIN, then 20 of constants.
+  EXPECT_NE(bytes.find("ptx 1 offset 207 length 117\n"
+                       "cubins 2\n"
+                       "cubin 0 offset 324 length 64\n"
+                       "cubin 1 offset 388 length 80\n"
+                       "constants 1\n"
+                       "constant 0 offset 468 length 20\n"
+                       "payload 488\n"),
+            std::string::npos)
+      << bytes.substr(0, 1200);
+  std::string error;
+  std::optional<Executable> parsed = parseExecutable(bytes, error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(parsed->cubin, exe.cubin);
+  expectSameExecutable(*parsed, exe);
+}
+
+TEST(Executable, RejectsCubinsThatAreNotOnePerPtxTextOrNotCudaElf) {
+  Executable exe = makeModel();
+  exe.cubin = {fakeCubin(64)};
+  EXPECT_EQ(errorOf(exe), "invalid .fsx file: 1 CUBINs for 2 PTX texts "
+                          "(expected none or one per PTX text)");
+  exe.cubin = {fakeCubin(64), fakeCubin(63)};
+  EXPECT_EQ(errorOf(exe), "invalid .fsx file: cubin 1 is not a 64-bit "
+                          "little-endian ELF image for CUDA");
+  exe.cubin = {fakeCubin(64, 62), fakeCubin(64)}; // EM_X86_64
+  EXPECT_EQ(errorOf(exe), "invalid .fsx file: cubin 0 is not a 64-bit "
+                          "little-endian ELF image for CUDA");
+  exe.cubin = {fakeCubin(64), std::string(kPtx1)};
+  EXPECT_EQ(errorOf(exe), "invalid .fsx file: cubin 1 is not a 64-bit "
+                          "little-endian ELF image for CUDA");
+}
+
 TEST(Executable, MinimalExecutable) {
-  const char kFile[] = "fusec-executable 2\n"
+  const char kFile[] = "fusec-executable 3\n"
                        "entry \"f\"\n"
                        "arch \"sm_80\"\n"
                        "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
@@ -363,6 +416,7 @@ TEST(Executable, MinimalExecutable) {
                        "inputs []\n"
                        "outputs []\n"
                        "ptx-texts 0\n"
+                       "cubins 0\n"
                        "constants 0\n"
                        "payload 0\n";
   Executable exe;
@@ -382,7 +436,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
   // (larger than needed is allowed) and the largest workspace that is a
   // multiple of 256, 2^63-256.
   const char kFile[] =
-      "fusec-executable 2\n"
+      "fusec-executable 3\n"
       "entry \"e\"\n"
       "arch \"sm_100a\"\n"
       "memory arena 9223372036854775807 lower-bound 256 peak-step 0 "
@@ -404,6 +458,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
       "outputs [2,2]\n"
       "ptx-texts 1\n"
       "ptx 0 offset 0 length 0\n"
+      "cubins 0\n"
       "constants 0\n"
       "payload 0\n";
   Executable exe;
@@ -437,7 +492,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
 }
 
 TEST(Executable, EveryDTypeRoundTrips) {
-  const char kFile[] = "fusec-executable 2\n"
+  const char kFile[] = "fusec-executable 3\n"
                        "entry \"f\"\n"
                        "arch \"sm_90\"\n"
                        "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
@@ -453,6 +508,7 @@ TEST(Executable, EveryDTypeRoundTrips) {
                        "inputs []\n"
                        "outputs [0,1,2,3,4,5]\n"
                        "ptx-texts 0\n"
+                       "cubins 0\n"
                        "constants 6\n"
                        "constant 0 offset 0 length 8\n"
                        "constant 1 offset 8 length 6\n"
@@ -568,27 +624,26 @@ TEST(Executable, BroadcastBatchedMatmulIsValid) {
 
 TEST(Executable, RejectsOtherVersions) {
   Executable exe = makeModel();
-  exe.version = 3;
+  exe.version = 4;
   EXPECT_EQ(errorOf(exe),
-            "unsupported .fsx version 3; this fusec reads version 2");
+            "unsupported .fsx version 4; this fusec reads version 3");
   // Older versions are rebuilt from the model (version 1 has no memory
-  // plan).
-  exe.version = 1;
-  EXPECT_EQ(errorOf(exe),
-            "unsupported .fsx version 1; this fusec reads version 2 "
-            "(recompile the model with this fusec's --emit=exec)");
-  exe.version = 0;
-  EXPECT_EQ(errorOf(exe),
-            "unsupported .fsx version 0; this fusec reads version 2 "
-            "(recompile the model with this fusec's --emit=exec)");
+  // plan, version 2 no CUBINs).
+  for (uint32_t older : {2u, 1u, 0u}) {
+    exe.version = older;
+    EXPECT_EQ(errorOf(exe), "unsupported .fsx version " +
+                                std::to_string(older) +
+                                "; this fusec reads version 3 (recompile the "
+                                "model with this fusec's --emit=exec)");
+  }
   // A later version may change everything after the first line.
   EXPECT_EQ(errorOfBytes("fusec-executable 10\n\x01\x02"),
-            "unsupported .fsx version 10; this fusec reads version 2");
+            "unsupported .fsx version 10; this fusec reads version 3");
   EXPECT_EQ(errorOfBytes("fusec-executable 4294967295\n\x01\x02"),
-            "unsupported .fsx version 4294967295; this fusec reads version 2");
+            "unsupported .fsx version 4294967295; this fusec reads version 3");
   EXPECT_EQ(errorOfBytes("fusec-executable 12345678901234567890\nx"),
             "unsupported .fsx version 12345678901234567890; this fusec reads "
-            "version 2");
+            "version 3");
 }
 
 TEST(Executable, RejectsBadMagicAndVersionLines) {
@@ -716,8 +771,8 @@ TEST(Executable, RejectsBadPayloadLayout) {
             "invalid .fsx file: constant 0: offset 324 and length -20 lie "
             "outside the 344-byte payload");
   EXPECT_EQ(errorOfEdit("length 20\n", "length 19\n"),
-            "invalid .fsx file: the payload has 344 bytes but its PTX texts "
-            "and constants take 343");
+            "invalid .fsx file: the payload has 344 bytes but its PTX texts, "
+            "CUBINs and constants take 343");
   // Same sizes, other order: the constant first.
   EXPECT_EQ(errorOfEdit("constant 0 offset 324", "constant 0 offset 0"),
             "invalid .fsx file: constant 0: offset 0, expected 324 (payloads "
@@ -1146,7 +1201,7 @@ TEST(PlanPrinter, ShowsThePlanOneLinePerEntry) {
   // ASCII quoted with the format's escapes.
   std::string plan = formatPlan(makeModel());
   const char kHead[] =
-      "executable 'forward' for sm_90, format v2\n"
+      "executable 'forward' for sm_90, format v3\n"
       "memory: arena 768 bytes, 1.000x the lower bound 768 (one buffer per "
       "temporary: 1024, 256 saved); constants 20, workspace 33554432; peak "
       "at step 3 (launch of kernel 2 'fused_sum')\n"
@@ -1220,17 +1275,17 @@ TEST(Executable, RejectsHugeCountsQuickly) {
       << error;
   error = errorOfBytes(
       headerWith("constants 1\n", "constants 4611686018427387904\n"));
-  EXPECT_EQ(error.rfind("truncated .fsx file: line 28 declares "
+  EXPECT_EQ(error.rfind("truncated .fsx file: line 29 declares "
                         "4611686018427387904 constants, more than the "
                         "remaining ",
                         0),
             0u)
       << error;
   EXPECT_EQ(errorOfBytes(headerWith("constants 1\n", "constants -1\n")),
-            "invalid .fsx file: line 28: negative number of constants -1");
+            "invalid .fsx file: line 29: negative number of constants -1");
   // The bound, exactly: after "buffers 2" 8 bytes are left, which one
   // record could fill but not two.
-  EXPECT_EQ(errorOfBytes("fusec-executable 2\nentry \"f\"\narch \"a\"\n"
+  EXPECT_EQ(errorOfBytes("fusec-executable 3\nentry \"f\"\narch \"a\"\n"
                          "memory arena 0 lower-bound 0 peak-step 0 "
                          "workspace 0\nbuffers 2\n12345678"),
             "truncated .fsx file: line 5 declares 2 buffers, more than the "
@@ -1310,7 +1365,7 @@ TEST(Executable, SurvivesRandomMutations) {
 
 TEST(Executable, SurvivesRandomBytes) {
   std::mt19937_64 rng(7);
-  std::string prefix = "fusec-executable 2\n";
+  std::string prefix = "fusec-executable 3\n";
   for (int i = 0; i < 2000; ++i) {
     std::string bytes = i % 2 ? prefix : std::string();
     size_t n = rng() % 200;

@@ -1,7 +1,7 @@
 //===- Nvrtc.h - NVRTC, loaded at run time ----------------------*- C++ -*-===//
 //
-// CUDA C++ to PTX with NVRTC. The library is opened with dlopen the first
-// time it is needed, so that fusec builds, runs and emits CUDA C++ on
+// CUDA C++ to PTX and CUBIN with NVRTC. The library is opened with dlopen the
+// first time it is needed, so that fusec builds, runs and emits CUDA C++ on
 // machines without the CUDA toolkit; only PTX generation needs it. Search
 // order: $FUSEC_NVRTC (a path); libnvrtc.so.13, then libnvrtc.so, in the
 // directories of $LD_LIBRARY_PATH, the toolkit found at build time,
@@ -41,8 +41,9 @@ public:
 
   struct Result {
     bool ok = false;
-    std::string ptx; // When ok.
-    std::string log; // NVRTC's log (warnings, or the errors).
+    std::string ptx;   // When ok.
+    std::string cubin; // When ok: the ELF image for the options' sm_XX.
+    std::string log;   // NVRTC's log (warnings, or the errors).
   };
   /// Compiles `source` (named `name` in messages). Thread-safe.
   Result compile(const std::string &source, const std::string &name,

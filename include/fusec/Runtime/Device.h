@@ -41,6 +41,9 @@ public:
 class DeviceKernels {
 public:
   virtual ~DeviceKernels();
+  /// How the kernels were loaded, for --device-report ("2 modules from
+  /// CUBIN for sm_90"); empty when there is nothing to say.
+  virtual std::string origin() const { return {}; }
 };
 
 /// What the executor records into: the steps of a plan, with their

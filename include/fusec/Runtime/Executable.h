@@ -2,7 +2,8 @@
 //
 // What `fusec model.mlir --emit=exec -o model.fsx` writes: everything needed
 // to run a compiled model, with no dependency on LLVM or MLIR. The kernels'
-// PTX, the buffers (inputs, constants with their data, temporaries with
+// PTX and their machine code (CUBIN) for the architecture compiled for, the
+// buffers (inputs, constants with their data, temporaries with
 // their place in the arena of the memory plan, views), and the ordered
 // steps: kernel launches with their grid and block sizes and buffer
 // arguments, and matrix products for cuBLASLt with their epilogues. The
@@ -26,7 +27,7 @@
 namespace fusec::rt {
 
 /// Version of the format this code reads and writes.
-inline constexpr uint32_t kExecutableVersion = 2;
+inline constexpr uint32_t kExecutableVersion = 3;
 
 /// The most threads a launch may have (grid x block): generated kernels
 /// index with 32-bit ints below 2^30 elements, and a grid-stride index
@@ -157,6 +158,10 @@ struct Executable {
   std::vector<BufferDesc> buffers;
   std::vector<KernelDesc> kernels;
   std::vector<std::string> ptx; // PTX text, one per distinct kernel group.
+  /// Empty, or the CUBIN (an ELF image for `arch`) of each PTX text: what
+  /// a device of exactly that architecture loads instead of compiling the
+  /// PTX at load time.
+  std::vector<std::string> cubin;
   std::vector<std::string> constants; // Raw little-endian data.
   std::vector<Step> steps;
   std::vector<int64_t> inputs;  // Buffer per entry argument, in order.

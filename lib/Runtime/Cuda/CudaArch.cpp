@@ -47,3 +47,9 @@ bool fusec::rt::archRunsOn(const std::string &artifactArch,
   }
   return true;
 }
+
+bool fusec::rt::loadsCubin(const std::string &artifactArch, bool hasCubin,
+                           const std::string &deviceArch) {
+  return hasCubin && archNumber(artifactArch) >= 0 &&
+         artifactArch == deviceArch;
+}

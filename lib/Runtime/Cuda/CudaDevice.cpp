@@ -114,6 +114,9 @@ public:
   std::vector<CUmodule> modules;     // One per PTX text.
   std::vector<CUfunction> functions; // One per kernel.
   std::vector<std::string> names;
+  std::string loadedFrom;
+
+  std::string origin() const override { return loadedFrom; }
 
 private:
   const Driver &driver;
@@ -284,26 +287,58 @@ public:
       return nullptr;
     ContextScope scope(driver, context);
     auto kernels = std::make_unique<CudaKernels>(driver, context);
-    for (size_t i = 0; i < exe.ptx.size(); ++i) {
-      // The driver compiles PTX for this device (its JIT); a failure comes
-      // with the JIT's log.
+    // Loads one module image (PTX text or CUBIN); a failure comes with the
+    // driver's log (the JIT's, for PTX).
+    auto load = [&](const std::string &image, CUmodule &module,
+                    std::string &why) {
       std::string log(8192, '\0');
       CUjit_option keys[] = {CU_JIT_ERROR_LOG_BUFFER,
                              CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
       void *values[] = {log.data(), reinterpret_cast<void *>(log.size() - 1)};
-      std::string ptx = exe.ptx[i]; // NUL-terminated copy.
-      CUmodule module = nullptr;
+      std::string copy = image; // NUL-terminated, as PTX must be.
       CUresult r =
-          driver.cuModuleLoadDataEx(&module, ptx.c_str(), 2, keys, values);
-      if (r != CUDA_SUCCESS) {
-        log.resize(log.find('\0'));
-        error = "cuModuleLoadDataEx of PTX text " + std::to_string(i) +
-                " failed: " + driver.describe(r) +
-                (log.empty() ? "" : "\n" + log);
-        return nullptr;
+          driver.cuModuleLoadDataEx(&module, copy.c_str(), 2, keys, values);
+      if (r == CUDA_SUCCESS)
+        return true;
+      log.resize(log.find('\0'));
+      why = driver.describe(r) + (log.empty() ? "" : "\n" + log);
+      return false;
+    };
+    // The CUBINs when they are this device's machine code: no JIT at
+    // start-up, and no dependence on the driver accepting the toolkit's
+    // PTX version. A CUBIN the driver refuses falls back to its PTX.
+    bool cubin = loadsCubin(exe.arch, !exe.cubin.empty(), architecture);
+    size_t fromCubin = 0, fromPtx = 0;
+    std::string refused;
+    for (size_t i = 0; i < exe.ptx.size(); ++i) {
+      CUmodule module = nullptr;
+      std::string why;
+      if (cubin && load(exe.cubin[i], module, why)) {
+        ++fromCubin;
+      } else {
+        if (cubin && refused.empty())
+          refused = "; the driver refused CUBIN " + std::to_string(i) + " (" +
+                    why.substr(0, why.find('\n')) + ")";
+        if (!load(exe.ptx[i], module, why)) {
+          error = "cuModuleLoadDataEx of PTX text " + std::to_string(i) +
+                  " failed: " + why;
+          return nullptr;
+        }
+        ++fromPtx;
       }
       kernels->modules.push_back(module);
     }
+    auto count = [](size_t n) {
+      return std::to_string(n) + (n == 1 ? " module" : " modules");
+    };
+    std::string &from = kernels->loadedFrom;
+    if (fromCubin)
+      from = count(fromCubin) + " from CUBIN for " + exe.arch;
+    if (fromPtx)
+      from += std::string(fromCubin ? ", " : "") + count(fromPtx) +
+              " from PTX for " + exe.arch + ", compiled by the driver for " +
+              architecture;
+    from += refused;
     for (const KernelDesc &k : exe.kernels) {
       CUfunction f = nullptr;
       if (!check(driver.cuModuleGetFunction(

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Damages a kernel cache directory as a crash or a disk error would: the
-first entry (by name) is truncated to half its size, the second has one
-byte of its payload flipped."""
+first entry (by name) is truncated to half its size, and the first entry of
+another kernel group (its name starts with another key: a group's PTX is
+<key>.ptx and its CUBIN <key>-cubin.ptx) has one byte of its payload
+flipped."""
 import os
 import sys
 
@@ -11,7 +13,9 @@ assert len(entries) >= 2, entries
 first = os.path.join(d, entries[0])
 with open(first, "r+b") as f:
     f.truncate(os.path.getsize(first) // 2)
-second = os.path.join(d, entries[1])
+key = lambda name: name.split("-")[0].split(".")[0]
+second = os.path.join(
+    d, next(e for e in entries if key(e) != key(entries[0])))
 with open(second, "r+b") as f:
     f.seek(os.path.getsize(second) - 10)
     byte = f.read(1)

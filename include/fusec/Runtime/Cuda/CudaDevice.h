@@ -61,6 +61,13 @@ std::string smArch(int major, int minor);
 bool archRunsOn(const std::string &artifactArch, const std::string &deviceArch,
                 std::string &error);
 
+/// Whether a device of `deviceArch` loads the artifact's CUBINs (compiled
+/// for `artifactArch`) rather than its PTX: only on exactly that
+/// architecture, so that sm_90 machine code never reaches an sm_100
+/// device (which runs the PTX, compiled forward by the driver).
+bool loadsCubin(const std::string &artifactArch, bool hasCubin,
+                const std::string &deviceArch);
+
 } // namespace fusec::rt
 
 #endif // FUSEC_RUNTIME_CUDA_CUDADEVICE_H
