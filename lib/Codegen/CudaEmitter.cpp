@@ -12,6 +12,7 @@
 #include "fusec/Codegen/KernelCache.h"
 #include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/IR/FusionForms.h"
 #include "fusec/Support/Float16.h"
 
 #include "llvm/ADT/SmallBitVector.h"
@@ -541,14 +542,13 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
     return result;
   }
 
-  if (isa<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceMeanOp>(op)) {
+  if (isReduction(op)) {
     hadError = true;
     failure_ = "a reduction whose result is read at a position code "
                "generation cannot map to its row";
     return "0";
   }
-  if (isa<MatmulOp, FusionOp>(op) ||
-      !op->hasTrait<fusec::OpTrait::Elementwise>()) {
+  if (!isElementwise(op)) {
     hadError = true;
     failure_ = "'" + op->getName().getStringRef().str() + "' inside a fusion";
     return "0";
@@ -755,7 +755,7 @@ bool KernelEmitter::isLinear() {
         return false;
       continue;
     }
-    if (!op.hasTrait<fusec::OpTrait::Elementwise>() && !isa<ReshapeOp>(op))
+    if (!isElementwise(&op) && !isa<ReshapeOp>(op))
       return false;
     int64_t r = countOf(op.getResult(0));
     for (Value operand : op.getOperands()) {
@@ -995,8 +995,7 @@ LogicalResult KernelEmitter::checkRowAligned(Operation *reduce, int64_t rows,
     if (countOf(result) % rows != 0)
       return fail("the reduction's result is read across rows");
     if (!isa<ReshapeOp>(op)) {
-      if (!op->hasTrait<fusec::OpTrait::Elementwise>() &&
-          !isa<BroadcastToOp>(op))
+      if (!isElementwise(op) && !isa<BroadcastToOp>(op))
         return fail("the reduction's result is read through '" +
                     op->getName().getStringRef() + "'");
       for (Value operand : op->getOperands())
@@ -1040,8 +1039,10 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
 
   DType t = dtypeOf(input);
   bool fl = isFloat(t);
-  bool sum = isa<ReduceSumOp, ReduceMeanOp>(reduce);
-  bool isMax = isa<ReduceMaxOp>(reduce);
+  ReductionCombiner combiner = cast<ReductionOpInterface>(reduce).getCombiner();
+  bool sum =
+      combiner == ReductionCombiner::Sum || combiner == ReductionCombiner::Mean;
+  bool isMax = combiner == ReductionCombiner::Max;
   std::string acc =
       fl ? (sum ? "double" : "float") : (sum ? "fusec_u64" : "fusec_i64");
   std::string init;
@@ -1073,7 +1074,7 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
     if (!fl)
       return std::string("(") + computeType(t) + ")(" + a + ")";
     std::string d = a;
-    if (isa<ReduceMeanOp>(reduce))
+    if (combiner == ReductionCombiner::Mean)
       d = "(" + a + " / " + std::to_string(length) + ".0)";
     else if (sum && length == 0)
       d = "0.0"; // The empty sum is +0.
@@ -1253,7 +1254,7 @@ FailureOr<KernelSource> KernelEmitter::run() {
   for (Operation &op : body.without_terminator()) {
     if (!isa<FusecDialect>(op.getDialect()) || isa<FusionOp, MatmulOp>(op))
       return fail("'" + op.getName().getStringRef() + "' inside a fusion");
-    if (isa<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceMeanOp>(op))
+    if (isReduction(&op))
       reductions.push_back(&op);
   }
   if (reductions.size() > 1)

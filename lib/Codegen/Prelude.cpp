@@ -3,7 +3,7 @@
 // The prelude is prepended to every generated kernel. It includes no CUDA
 // header (NVRTC spends most of its compile time on headers); it defines the
 // few conversions and operations whose semantics must match the reference
-// kernels (lib/Interpreter/Kernels.cpp) exactly, so that a kernel computes
+// kernels (lib/Interpreter/) exactly, so that a kernel computes
 // what the interpreter computes. The same source also compiles for the host
 // (FUSEC_HOST, with fusec/Runtime/Host/HostCuda.h), where the bit-level helpers
 // come from fusec/Support/Float16.h: that is how generated kernels are

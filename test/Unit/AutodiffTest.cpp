@@ -301,6 +301,30 @@ protected:
 // Unary operations
 //===----------------------------------------------------------------------===//
 
+// Every fusec operation declares its properties and, except fusion and its
+// terminator, a derivative rule (a list of operations kept by hand, as
+// autodiff once had, is what this replaces).
+TEST_F(AutodiffTest, EveryOperationDeclaresItsPropertiesAndRule) {
+  context.loadDialect<FusecDialect>();
+  size_t ops = 0;
+  for (mlir::RegisteredOperationName name : context.getRegisteredOperations()) {
+    if (name.getDialectNamespace() != "fusec")
+      continue;
+    SCOPED_TRACE(name.getStringRef().str());
+    ++ops;
+    bool structural = name.getStringRef() == "fusec.fusion" ||
+                      name.getStringRef() == "fusec.yield";
+    EXPECT_EQ(name.hasInterface<FusecOpInterface>(),
+              name.getStringRef() != "fusec.yield");
+    EXPECT_EQ(name.hasInterface<EvaluableOpInterface>(),
+              name.getStringRef() != "fusec.yield");
+    EXPECT_EQ(name.hasInterface<DifferentiableOpInterface>(), !structural);
+    EXPECT_EQ(name.hasInterface<ReductionOpInterface>(),
+              name.getStringRef().starts_with("fusec.reduce_"));
+  }
+  EXPECT_GE(ops, 36u);
+}
+
 TEST_F(AutodiffTest, Unary) {
   Shape s{3, 4};
   std::string t = tensorType(s);

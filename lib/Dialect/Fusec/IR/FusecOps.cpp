@@ -98,6 +98,11 @@ static void printOperandTypes(OpAsmPrinter &printer, Operation *, Type lhs,
 #define GET_OP_CLASSES
 #include "fusec/Dialect/Fusec/IR/FusecOps.cpp.inc"
 
+FusionClass fusec::fusionClassOf(Operation *op) {
+  auto properties = dyn_cast<FusecOpInterface>(op);
+  return properties ? properties.getFusionClass() : FusionClass::Boundary;
+}
+
 //===----------------------------------------------------------------------===//
 // Helpers for inference and verification
 //===----------------------------------------------------------------------===//
@@ -616,7 +621,7 @@ LogicalResult foldByEvaluation(Operation *op, ArrayRef<Attribute> operands,
     constants.push_back(dense);
   }
   bool scalar =
-      op->hasTrait<fusec::OpTrait::Elementwise>() &&
+      isElementwise(op) &&
       llvm::all_of(constants, [](DenseElementsAttr a) { return a.isSplat(); });
   if (!scalar) {
     for (DenseElementsAttr dense : constants)

@@ -17,12 +17,10 @@ IntegerAttr fusec::getFusionKindAttr(MLIRContext *context, FusionKind kind) {
   return IntegerAttr::get(IntegerType::get(context, 32), int64_t(kind));
 }
 
-bool fusec::isReduction(Operation *op) {
-  return isa<ReduceSumOp, ReduceMaxOp, ReduceMinOp, ReduceMeanOp>(op);
-}
+bool fusec::isReduction(Operation *op) { return isa<ReductionOpInterface>(op); }
 
 FusionKind fusec::reductionKind(Operation *reduce) {
-  auto axes = reduce->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
+  ArrayRef<int64_t> axes = cast<ReductionOpInterface>(reduce).getAxes();
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(reduce->getOperand(0).getType()).getShape();
   int64_t rank = int64_t(shape.size()), length = 1;

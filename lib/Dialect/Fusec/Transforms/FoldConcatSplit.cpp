@@ -375,8 +375,7 @@ struct ElementwiseOfConcats : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!op->hasTrait<fusec::OpTrait::Elementwise>() ||
-        op->getNumResults() != 1)
+    if (!isElementwise(op) || op->getNumResults() != 1)
       return failure();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     int64_t rank = resultType.getRank();

@@ -51,44 +51,31 @@ namespace {
 // Operation classes and sizes
 //===----------------------------------------------------------------------===//
 
-enum class OpClass { Elementwise, Index, Reduction, Constant, Boundary };
-
-OpClass classify(Operation *op) {
-  if (isa<ConstantOp>(op))
-    return OpClass::Constant;
-  if (op->hasTrait<fusec::OpTrait::Elementwise>())
-    return OpClass::Elementwise;
-  if (isa<BroadcastToOp, ReshapeOp, TransposeOp, SliceOp, ConcatOp>(op))
-    return OpClass::Index;
-  if (isReduction(op))
-    return OpClass::Reduction;
-  return OpClass::Boundary;
-}
-
-/// classify() with a cache per operation name: the trait lookup behind it
-/// is a call through the op's interface map, too slow to repeat per use.
-class OpClassifier {
+/// fusionClassOf() with a cache per operation name: the interface lookup
+/// behind it searches the op's interface map, too slow to repeat per use.
+class FusionClassifier {
 public:
-  OpClass operator()(Operation *op) {
+  FusionClass operator()(Operation *op) {
     auto [it, inserted] = cache.try_emplace(op->getName().getAsOpaquePointer(),
-                                            OpClass::Boundary);
+                                            FusionClass::Boundary);
     if (inserted)
-      it->second = classify(op);
+      it->second = fusionClassOf(op);
     return it->second;
   }
 
 private:
-  llvm::DenseMap<void *, OpClass> cache;
+  llvm::DenseMap<void *, FusionClass> cache;
 };
 
-bool isFusible(OpClass c) {
-  return c == OpClass::Elementwise || c == OpClass::Index ||
-         c == OpClass::Reduction;
+bool isFusible(FusionClass c) {
+  return c == FusionClass::Elementwise || c == FusionClass::Index ||
+         c == FusionClass::Reduction;
 }
 
 /// Operations too costly to compute more than once per element.
 bool isExpensive(Operation *op) {
-  return isa<ExpOp, LogOp, TanhOp, ErfOp, PowOp, SigmoidOp, GeluOp>(op);
+  auto properties = dyn_cast<FusecOpInterface>(op);
+  return properties && properties.getCost() == Cost::Expensive;
 }
 
 int64_t numElements(Type type) {
@@ -207,7 +194,7 @@ int64_t fusec::countKernels(Block &block) {
 
 int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
   int64_t added = 0;
-  OpClassifier classify;
+  FusionClassifier classify;
   OpBuilder builder(block.getParentOp()->getContext());
   // split -> slices.
   for (Operation &op : llvm::make_early_inc_range(block)) {
@@ -303,8 +290,9 @@ int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
     if (op.getNumResults() != 1 || op.getResult(0).hasOneUse() ||
         op.getResult(0).use_empty())
       continue;
-    OpClass c = classify(&op);
-    if ((c != OpClass::Elementwise && c != OpClass::Index) || isExpensive(&op))
+    FusionClass c = classify(&op);
+    if ((c != FusionClass::Elementwise && c != FusionClass::Index) ||
+        isExpensive(&op))
       continue;
     // The first step of a matmul's epilogue joins the matmul step instead.
     if (options.matmulEpilogues && isa<AddOp, CastOp, ReluOp>(op) &&
@@ -412,7 +400,7 @@ private:
 
   Block &block;
   const FusionOptions &options;
-  OpClassifier classify;
+  FusionClassifier classify;
   std::vector<Operation *> ops;
   llvm::DenseMap<Operation *, unsigned> pos;
   std::vector<int> groupOf;
@@ -429,7 +417,7 @@ private:
 unsigned Planner::newGroup(unsigned rootPos) {
   Operation *root = opAt(rootPos);
   Group g;
-  if (classify(root) == OpClass::Reduction) {
+  if (classify(root) == FusionClass::Reduction) {
     g.kind = reductionKind(root);
     g.reduction = root;
     g.iteration = cast<RankedTensorType>(root->getOperand(0).getType());
@@ -452,7 +440,7 @@ void Planner::add(int g, unsigned p) {
 std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
                                               Operation *producer) {
   Group &group = groups[g];
-  OpClass c = classify(producer);
+  FusionClass c = classify(producer);
   if (group.kind == FusionKind::Matmul)
     return because([&] {
       return std::string("its consumer is part of a matmul step (cuBLASLt "
@@ -463,13 +451,13 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
       return "the kernel reached the size limit of " +
              std::to_string(options.maxOps) + " operations";
     });
-  if (c == OpClass::Reduction) {
+  if (c == FusionClass::Reduction) {
     if (group.reduction)
       return because([&] {
         return std::string("the consumer's kernel already contains a "
                            "reduction");
       });
-    if (classify(consumer) != OpClass::Elementwise &&
+    if (classify(consumer) != FusionClass::Elementwise &&
         !isa<ReshapeOp, BroadcastToOp>(consumer))
       return because([&] {
         return std::string(
@@ -645,7 +633,7 @@ void Planner::producerConsumerFusion() {
     }
     for (unsigned p : decide) {
       Operation *producer = ops[p];
-      OpClass pc = classify(producer);
+      FusionClass pc = classify(producer);
       if (!isFusible(pc) || groupOf[p] >= 0)
         continue;
       if (usersGroup[p] == kBoundary) {
@@ -686,7 +674,7 @@ void Planner::producerConsumerFusion() {
         refuse(producer, [&] { return std::string(*why); });
         continue;
       }
-      if (pc == OpClass::Reduction) {
+      if (pc == FusionClass::Reduction) {
         group.kind = FusionKind::RowReduction;
         group.reduction = producer;
         group.iteration =
@@ -908,7 +896,7 @@ void Planner::multiOutputFusion() {
     if (!input || bytesOf(input) < options.launchCostBytes)
       continue;
     if (input.getDefiningOp() &&
-        classify(input.getDefiningOp()) == OpClass::Constant)
+        classify(input.getDefiningOp()) == FusionClass::Constant)
       continue;
     SmallVector<int> readers;
     for (Operation *user : input.getUsers()) {

@@ -29,28 +29,6 @@ using namespace fusec;
 
 namespace {
 
-enum class OpClass { Allow, Infer, Deny, Clear, Fixed };
-
-/// The default classes (see the pass description).
-const std::pair<const char *, OpClass> kDefaultClasses[] = {
-    {"matmul", OpClass::Allow},       {"add", OpClass::Infer},
-    {"sub", OpClass::Infer},          {"mul", OpClass::Infer},
-    {"div", OpClass::Infer},          {"neg", OpClass::Infer},
-    {"abs", OpClass::Infer},          {"sqrt", OpClass::Infer},
-    {"tanh", OpClass::Infer},         {"sigmoid", OpClass::Infer},
-    {"gelu", OpClass::Infer},         {"relu", OpClass::Infer},
-    {"erf", OpClass::Infer},          {"exp", OpClass::Deny},
-    {"log", OpClass::Deny},           {"pow", OpClass::Deny},
-    {"reciprocal", OpClass::Deny},    {"rsqrt", OpClass::Deny},
-    {"reduce_sum", OpClass::Deny},    {"reduce_mean", OpClass::Deny},
-    {"reduce_max", OpClass::Deny},    {"reduce_min", OpClass::Deny},
-    {"reshape", OpClass::Clear},      {"transpose", OpClass::Clear},
-    {"broadcast_to", OpClass::Clear}, {"concat", OpClass::Clear},
-    {"split", OpClass::Clear},        {"slice", OpClass::Clear},
-    {"select", OpClass::Clear},       {"max", OpClass::Clear},
-    {"min", OpClass::Clear},          {"compare", OpClass::Clear},
-};
-
 /// How a value of (originally) f32 element type is computed.
 enum class Paint {
   F32,     // in f32, harmless to read in low precision
@@ -97,7 +75,7 @@ bool isExactConstant(Value v, Type low) {
 /// Paints and rewrites one function.
 class Painter {
 public:
-  Painter(const llvm::StringMap<OpClass> &classes, Type low, bool keepIO)
+  Painter(const llvm::StringMap<PrecisionClass> &classes, Type low, bool keepIO)
       : classes(classes), low(low), keepIO(keepIO) {}
 
   void run(func::FuncOp func);
@@ -106,7 +84,7 @@ public:
   int64_t casts = 0;
 
 private:
-  OpClass classify(Operation *op) const;
+  PrecisionClass classify(Operation *op) const;
   /// Whether `v` was an f32 tensor before the pass.
   bool wasF32(Value v) const {
     return lowered.contains(v) ||
@@ -123,7 +101,7 @@ private:
   void paintOp(Operation *op);
   void keepTypes(Operation *op);
 
-  const llvm::StringMap<OpClass> &classes;
+  const llvm::StringMap<PrecisionClass> &classes;
   Type low;
   bool keepIO;
   DenseMap<Value, Paint> paint;
@@ -133,13 +111,13 @@ private:
   SmallVector<Operation *> createdCasts;
 };
 
-OpClass Painter::classify(Operation *op) const {
+PrecisionClass Painter::classify(Operation *op) const {
   if (!isa<FusecDialect>(op->getDialect()) ||
       isa<ConstantOp, CastOp, FusionOp, YieldOp>(op))
-    return OpClass::Fixed;
+    return PrecisionClass::Fixed;
   StringRef name = op->getName().stripDialect();
   auto it = classes.find(name);
-  return it == classes.end() ? OpClass::Fixed : it->second;
+  return it == classes.end() ? PrecisionClass::Fixed : it->second;
 }
 
 Value Painter::castAfterDefinition(Value v, Type element) {
@@ -195,20 +173,20 @@ void Painter::paintOp(Operation *op) {
   if (!anyF32)
     return;
 
-  OpClass cls = classify(op);
+  PrecisionClass cls = classify(op);
   bool tainted = false, lowPaint = false;
   switch (cls) {
-  case OpClass::Fixed:
+  case PrecisionClass::Fixed:
     keepTypes(op);
     return;
-  case OpClass::Allow:
+  case PrecisionClass::Allow:
     lowPaint = true;
     break;
-  case OpClass::Deny:
+  case PrecisionClass::Deny:
     tainted = true;
     break;
-  case OpClass::Infer:
-  case OpClass::Clear: {
+  case PrecisionClass::Infer:
+  case PrecisionClass::Clear: {
     bool anyLow = false, allLow = true;
     for (Value v : op->getOperands()) {
       if (!isFloatTensor(v))
@@ -218,7 +196,7 @@ void Painter::paintOp(Operation *op) {
       anyLow |= p == Paint::Low;
       allLow &= p == Paint::Low || isExactConstant(v, low);
     }
-    lowPaint = !tainted && anyLow && (cls == OpClass::Infer || allLow);
+    lowPaint = !tainted && anyLow && (cls == PrecisionClass::Infer || allLow);
     break;
   }
   }
@@ -234,13 +212,16 @@ void Painter::paintOp(Operation *op) {
   ++lowOps;
   // Sums read the low-precision input, accumulate in f32 and return the f32
   // accumulation: rounding it to the low type is its consumers' cast.
-  bool accumulates = isa<MatmulOp, ReduceSumOp, ReduceMeanOp>(op);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
+  bool sums = reduction && (reduction.getCombiner() == ReductionCombiner::Sum ||
+                            reduction.getCombiner() == ReductionCombiner::Mean);
+  bool accumulates = isa<MatmulOp>(op) || sums;
   for (OpOperand &operand : op->getOpOperands()) {
     Value v = operand.get();
     if (!wasF32(v))
       continue;
     Value lowered = asLow(v);
-    if (accumulates && !isa<MatmulOp>(op))
+    if (sums)
       lowered = asF32(lowered);
     operand.set(lowered);
   }
@@ -340,13 +321,19 @@ fusec::applyMixedPrecision(Operation *anchor, ArrayRef<func::FuncOp> funcs,
   Type low = options.precision == LowPrecision::F16
                  ? Type(Float16Type::get(ctx))
                  : Type(BFloat16Type::get(ctx));
-  llvm::StringMap<OpClass> classes;
-  for (auto [name, cls] : kDefaultClasses)
-    classes[name] = cls;
+  // The classes the operations declare (Fusec_Properties in FusecOps.td),
+  // by name: the lists below name operations.
+  llvm::StringMap<PrecisionClass> classes;
+  // (getRegisteredOperationsByDialect misses operations in MLIR 22: the
+  // whole list is filtered instead.)
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    if (auto *properties = name.getInterface<FusecOpInterface>())
+      if (properties->getPrecisionClass() != PrecisionClass::Fixed)
+        classes[name.stripDialect()] = properties->getPrecisionClass();
   // An operation named in a list moves there; in two lists, it is an error
   // (which would win is not obvious).
   llvm::StringMap<StringRef> movedTo;
-  auto move = [&](ArrayRef<std::string> names, OpClass cls,
+  auto move = [&](ArrayRef<std::string> names, PrecisionClass cls,
                   StringRef list) -> LogicalResult {
     for (const std::string &name : names) {
       StringRef op = StringRef(name).trim();
@@ -365,10 +352,10 @@ fusec::applyMixedPrecision(Operation *anchor, ArrayRef<func::FuncOp> funcs,
     }
     return success();
   };
-  if (failed(move(options.allow, OpClass::Allow, "allow")) ||
-      failed(move(options.infer, OpClass::Infer, "infer")) ||
-      failed(move(options.deny, OpClass::Deny, "deny")) ||
-      failed(move(options.clear, OpClass::Clear, "clear")))
+  if (failed(move(options.allow, PrecisionClass::Allow, "allow")) ||
+      failed(move(options.infer, PrecisionClass::Infer, "infer")) ||
+      failed(move(options.deny, PrecisionClass::Deny, "deny")) ||
+      failed(move(options.clear, PrecisionClass::Clear, "clear")))
     return failure();
   for (func::FuncOp func : funcs)
     if (!func.isExternal() && !func.getBody().hasOneBlock())

@@ -1,12 +1,15 @@
 //===- FusecInterfaces.h - fusec op interfaces ------------------*- C++ -*-===//
 //
-// EvaluableOpInterface and the context it evaluates in.
+// The fusec op interfaces (FusecInterfaces.td): EvaluableOpInterface and
+// the context it evaluates in; FusecOpInterface, ReductionOpInterface and
+// DifferentiableOpInterface.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FUSEC_DIALECT_FUSEC_IR_FUSECINTERFACES_H
 #define FUSEC_DIALECT_FUSEC_IR_FUSECINTERFACES_H
 
+#include "fusec/Dialect/Fusec/IR/OpProperties.h"
 #include "fusec/Support/Buffer.h"
 
 #include "mlir/IR/Block.h"
@@ -90,12 +93,8 @@ Buffer elementsToBuffer(mlir::ElementsAttr attr, EvalContext &ctx);
 mlir::DenseElementsAttr bufferToDense(const Buffer &buffer,
                                       mlir::RankedTensorType type);
 
-namespace OpTrait {
-/// See Fusec_Elementwise in FusecOps.td.
-template <typename ConcreteType>
-class Elementwise : public mlir::OpTrait::TraitBase<ConcreteType, Elementwise> {
-};
-} // namespace OpTrait
+/// See Adjoints.h.
+class Adjoints;
 
 } // namespace fusec
 

@@ -26,4 +26,66 @@ def Fusec_EvaluableOpInterface : OpInterface<"EvaluableOpInterface"> {
   ];
 }
 
+def Fusec_OpInterface : OpInterface<"FusecOpInterface"> {
+  let cppNamespace = "::fusec";
+  let description = [{
+    The properties every fusec operation declares with its definition (the
+    `Fusec_Properties` argument of `Fusec_Op`): the passes read them here
+    and list no operations of their own. See OpProperties.h.
+  }];
+  let methods = [
+    StaticInterfaceMethod<"How the fusion planner treats the operation.",
+      "::fusec::FusionClass", "getFusionClass", (ins), [{}],
+      [{ return ConcreteOp::kFusionClass; }]>,
+    StaticInterfaceMethod<[{
+        The class `fusec-mixed-precision` paints the operation with unless
+        its lists say otherwise.
+      }],
+      "::fusec::PrecisionClass", "getPrecisionClass", (ins), [{}],
+      [{ return ConcreteOp::kPrecisionClass; }]>,
+    StaticInterfaceMethod<[{
+        Whether computing the operation again per element is costly.
+      }],
+      "::fusec::Cost", "getCost", (ins), [{}],
+      [{ return ConcreteOp::kCost; }]>,
+  ];
+}
+
+def Fusec_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
+  let cppNamespace = "::fusec";
+  let description = [{
+    An operation that reduces its one operand over `axes` (strictly
+    increasing), dropping them or, with `keep_dims`, keeping them as 1.
+  }];
+  let methods = [
+    InterfaceMethod<"The reduced tensor.", "::mlir::Value", "getInput">,
+    InterfaceMethod<"The reduced dimensions.", "::llvm::ArrayRef<int64_t>",
+      "getAxes">,
+    InterfaceMethod<"Whether the reduced dimensions stay as 1.", "bool",
+      "getKeepDims">,
+    StaticInterfaceMethod<"How the reduced elements combine.",
+      "::fusec::ReductionCombiner", "getCombiner", (ins), [{}],
+      [{ return ConcreteOp::kCombiner; }]>,
+  ];
+}
+
+def Fusec_DifferentiableOpInterface
+    : OpInterface<"DifferentiableOpInterface"> {
+  let cppNamespace = "::fusec";
+  let description = [{
+    An operation with a derivative rule: reverse-mode automatic
+    differentiation (`fusec-autodiff`) turns the adjoints of its results into
+    adjoints of its operands with it. Every fusec operation that computes
+    declares it; the rules are in FusecGradients.cpp.
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Gives each operand that `adjoints.wants` its adjoint, from the
+        adjoints of the results (`adjoints.of`), with the builders of
+        `adjoints`, which insert at the gradient function's end.
+      }],
+      "void", "backprop", (ins "::fusec::Adjoints &":$adjoints)>,
+  ];
+}
+
 #endif // FUSEC_INTERFACES

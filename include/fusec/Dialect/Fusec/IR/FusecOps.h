@@ -29,6 +29,12 @@ mlir::IntegerAttr getFusionKindAttr(mlir::MLIRContext *context,
 #include "fusec/Dialect/Fusec/IR/FusecOps.h.inc"
 
 namespace fusec {
+/// The FusionClass `op` declares; Boundary for operations of other dialects.
+FusionClass fusionClassOf(mlir::Operation *op);
+inline bool isElementwise(mlir::Operation *op) {
+  return fusionClassOf(op) == FusionClass::Elementwise;
+}
+
 /// Largest number of elements that constant folding materialises; beyond it
 /// operations on constants are left for run time, so that folding a huge
 /// constant never stalls compilation.

@@ -9,22 +9,38 @@ include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 
-/// Marks operations that apply a scalar function to broadcast operands: the
-/// result element at an index depends only on the operand elements at the
-/// same (broadcast) index. Fusion treats these uniformly.
-def Fusec_Elementwise : NativeOpTrait<"Elementwise"> {
+/// What every operation declares (include/fusec/Dialect/Fusec/IR/
+/// OpProperties.h, read through FusecOpInterface): its FusionClass (an
+/// `Elementwise` operation applies a scalar function to broadcast operands:
+/// the result element at an index depends only on the operand elements at
+/// the same broadcast index), its default PrecisionClass for mixed
+/// precision, and its Cost.
+class Fusec_Properties<string fusion, string precision, string cost>
+    : ParamNativeOpTrait<"Properties", "::fusec::FusionClass::" # fusion #
+                         ", ::fusec::PrecisionClass::" # precision #
+                         ", ::fusec::Cost::" # cost> {
   let cppNamespace = "::fusec::OpTrait";
 }
 
-class Fusec_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Fusec_Dialect, mnemonic, !listconcat(traits, [Pure,
-        DeclareOpInterfaceMethods<Fusec_EvaluableOpInterface>])>;
+/// A fusec operation: its properties are required, it is evaluable (the
+/// interpreter), and, unless `differentiable` is 0, it has a derivative
+/// rule (DifferentiableOpInterface, in FusecGradients.cpp): an operation
+/// missing one does not build.
+class Fusec_Op<string mnemonic, Fusec_Properties properties,
+               list<Trait> traits = [], bit differentiable = 1>
+    : Op<Fusec_Dialect, mnemonic, !listconcat(traits, [Pure, properties,
+        Fusec_OpInterface,
+        DeclareOpInterfaceMethods<Fusec_EvaluableOpInterface>],
+        !if(differentiable,
+            [DeclareOpInterfaceMethods<Fusec_DifferentiableOpInterface>],
+            []))>;
 
 //===----------------------------------------------------------------------===//
 // constant
 //===----------------------------------------------------------------------===//
 
-def Fusec_ConstantOp : Fusec_Op<"constant", [ConstantLike,
+def Fusec_ConstantOp : Fusec_Op<"constant",
+    Fusec_Properties<"Constant", "Fixed", "Cheap">, [ConstantLike,
     AllTypesMatch<["value", "result"]>]> {
   let summary = "A tensor of constant values";
   let description = [{
@@ -47,9 +63,9 @@ def Fusec_ConstantOp : Fusec_Op<"constant", [ConstantLike,
 //===----------------------------------------------------------------------===//
 
 class Fusec_UnaryOp<string mnemonic, Type type, string formula,
-                    list<Trait> traits = []>
-    : Fusec_Op<mnemonic, !listconcat(traits, [SameOperandsAndResultType,
-                                              Fusec_Elementwise])> {
+                    string precision, string cost, list<Trait> traits = []>
+    : Fusec_Op<mnemonic, Fusec_Properties<"Elementwise", precision, cost>,
+               !listconcat(traits, [SameOperandsAndResultType])> {
   let summary = "Elementwise " # formula;
   let arguments = (ins type:$input);
   let results = (outs type:$result);
@@ -57,73 +73,81 @@ class Fusec_UnaryOp<string mnemonic, Type type, string formula,
   let hasFolder = 1;
 }
 
-def Fusec_NegOp : Fusec_UnaryOp<"neg", Fusec_NumericTensor, "-x"> {
+def Fusec_NegOp : Fusec_UnaryOp<"neg", Fusec_NumericTensor, "-x",
+    "Infer", "Cheap"> {
   let description = [{
     Negation. Floats flip their sign bit (`-0` for `0`, NaN stays NaN);
     integers wrap (`-INT_MIN == INT_MIN`).
   }];
 }
 
-def Fusec_AbsOp : Fusec_UnaryOp<"abs", Fusec_NumericTensor, "|x|"> {
+def Fusec_AbsOp : Fusec_UnaryOp<"abs", Fusec_NumericTensor, "|x|",
+    "Infer", "Cheap"> {
   let description = [{
     Absolute value. Floats clear their sign bit; integers wrap
     (`abs(INT_MIN) == INT_MIN`).
   }];
 }
 
-def Fusec_ExpOp : Fusec_UnaryOp<"exp", Fusec_FloatTensor, "e^x"> {
+def Fusec_ExpOp : Fusec_UnaryOp<"exp", Fusec_FloatTensor, "e^x",
+    "Deny", "Expensive"> {
   let description = [{ `expf(x)` in f32. }];
 }
 
-def Fusec_LogOp : Fusec_UnaryOp<"log", Fusec_FloatTensor, "natural logarithm"> {
+def Fusec_LogOp : Fusec_UnaryOp<"log", Fusec_FloatTensor, "natural logarithm",
+    "Deny", "Expensive"> {
   let description = [{
     `logf(x)` in f32: `log(0) == -inf`, NaN for negative inputs.
   }];
 }
 
-def Fusec_SqrtOp : Fusec_UnaryOp<"sqrt", Fusec_FloatTensor, "square root"> {
+def Fusec_SqrtOp : Fusec_UnaryOp<"sqrt", Fusec_FloatTensor, "square root",
+    "Infer", "Cheap"> {
   let description = [{
     `sqrtf(x)`, correctly rounded; NaN for negative inputs, `sqrt(-0) == -0`.
   }];
 }
 
 def Fusec_RsqrtOp : Fusec_UnaryOp<"rsqrt", Fusec_FloatTensor,
-                                  "reciprocal square root"> {
+    "reciprocal square root", "Deny", "Cheap"> {
   let description = [{
     `1.0f / sqrtf(x)`, two f32 roundings: `rsqrt(0) == +inf`,
     `rsqrt(-0) == -inf`.
   }];
 }
 
-def Fusec_ReciprocalOp : Fusec_UnaryOp<"reciprocal", Fusec_FloatTensor, "1/x"> {
+def Fusec_ReciprocalOp : Fusec_UnaryOp<"reciprocal", Fusec_FloatTensor, "1/x",
+    "Deny", "Cheap"> {
   let description = [{ `1.0f / x` in f32. }];
 }
 
 def Fusec_TanhOp : Fusec_UnaryOp<"tanh", Fusec_FloatTensor,
-                                 "hyperbolic tangent"> {
+    "hyperbolic tangent", "Infer", "Expensive"> {
   let description = [{ `tanhf(x)` in f32. }];
 }
 
 def Fusec_SigmoidOp : Fusec_UnaryOp<"sigmoid", Fusec_FloatTensor,
-                                    "logistic sigmoid"> {
+    "logistic sigmoid", "Infer", "Expensive"> {
   let description = [{
     `1.0f / (1.0f + expf(-x))` in f32: 0 for large negative x, 1 for large
     positive x.
   }];
 }
 
-def Fusec_ReluOp : Fusec_UnaryOp<"relu", Fusec_NumericTensor, "max(x, 0)"> {
+def Fusec_ReluOp : Fusec_UnaryOp<"relu", Fusec_NumericTensor, "max(x, 0)",
+    "Infer", "Cheap"> {
   let description = [{
     `x > 0 ? x : 0`, with NaN propagated and `relu(-0) == +0`.
   }];
 }
 
-def Fusec_ErfOp : Fusec_UnaryOp<"erf", Fusec_FloatTensor, "error function"> {
+def Fusec_ErfOp : Fusec_UnaryOp<"erf", Fusec_FloatTensor, "error function",
+    "Infer", "Expensive"> {
   let description = [{ `erff(x)` in f32. }];
 }
 
 def Fusec_GeluOp : Fusec_UnaryOp<"gelu", Fusec_FloatTensor,
-                                 "Gaussian error linear unit"> {
+    "Gaussian error linear unit", "Infer", "Expensive"> {
   let description = [{
     With `approximate = none` (the default, omitted when printing) the exact
     form `0.5f * x * (1 + erff(x * 0.70710678f))`; with `approximate = tanh`
@@ -147,9 +171,9 @@ def Fusec_GeluOp : Fusec_UnaryOp<"gelu", Fusec_FloatTensor,
 //===----------------------------------------------------------------------===//
 
 class Fusec_BinaryOp<string mnemonic, Type type, string formula,
-                     list<Trait> traits = []>
-    : Fusec_Op<mnemonic, !listconcat(traits, [Fusec_Elementwise,
-                                              InferTypeOpAdaptor])> {
+                     string precision, string cost, list<Trait> traits = []>
+    : Fusec_Op<mnemonic, Fusec_Properties<"Elementwise", precision, cost>,
+               !listconcat(traits, [InferTypeOpAdaptor])> {
   let summary = "Elementwise " # formula # " with broadcasting";
   let arguments = (ins type:$lhs, type:$rhs);
   let results = (outs type:$result);
@@ -162,7 +186,7 @@ class Fusec_BinaryOp<string mnemonic, Type type, string formula,
 }
 
 def Fusec_AddOp : Fusec_BinaryOp<"add", Fusec_NumericTensor, "lhs + rhs",
-                                 [Commutative]> {
+    "Infer", "Cheap", [Commutative]> {
   let description = [{
     Sum; integers wrap. The result shape is the broadcast of the operand
     shapes.
@@ -173,16 +197,18 @@ def Fusec_AddOp : Fusec_BinaryOp<"add", Fusec_NumericTensor, "lhs + rhs",
   }];
 }
 
-def Fusec_SubOp : Fusec_BinaryOp<"sub", Fusec_NumericTensor, "lhs - rhs"> {
+def Fusec_SubOp : Fusec_BinaryOp<"sub", Fusec_NumericTensor, "lhs - rhs",
+    "Infer", "Cheap"> {
   let description = [{ Difference; integers wrap. }];
 }
 
 def Fusec_MulOp : Fusec_BinaryOp<"mul", Fusec_NumericTensor, "lhs * rhs",
-                                 [Commutative]> {
+    "Infer", "Cheap", [Commutative]> {
   let description = [{ Product; integers wrap. }];
 }
 
-def Fusec_DivOp : Fusec_BinaryOp<"div", Fusec_NumericTensor, "lhs / rhs"> {
+def Fusec_DivOp : Fusec_BinaryOp<"div", Fusec_NumericTensor, "lhs / rhs",
+    "Infer", "Cheap"> {
   let description = [{
     Quotient. Floats follow IEEE 754 (`x / 0` is an infinity or NaN).
     Integers truncate toward zero; `x / 0 == 0` and `INT_MIN / -1 == INT_MIN`.
@@ -190,7 +216,7 @@ def Fusec_DivOp : Fusec_BinaryOp<"div", Fusec_NumericTensor, "lhs / rhs"> {
 }
 
 def Fusec_MaxOp : Fusec_BinaryOp<"max", Fusec_NumericTensor, "maximum",
-                                 [Commutative]> {
+    "Clear", "Cheap", [Commutative]> {
   let description = [{
     IEEE 754-2019 `maximum`: NaN if either operand is NaN, and
     `max(-0, +0) == +0`.
@@ -198,14 +224,15 @@ def Fusec_MaxOp : Fusec_BinaryOp<"max", Fusec_NumericTensor, "maximum",
 }
 
 def Fusec_MinOp : Fusec_BinaryOp<"min", Fusec_NumericTensor, "minimum",
-                                 [Commutative]> {
+    "Clear", "Cheap", [Commutative]> {
   let description = [{
     IEEE 754-2019 `minimum`: NaN if either operand is NaN, and
     `min(-0, +0) == -0`.
   }];
 }
 
-def Fusec_PowOp : Fusec_BinaryOp<"pow", Fusec_FloatTensor, "lhs ^ rhs"> {
+def Fusec_PowOp : Fusec_BinaryOp<"pow", Fusec_FloatTensor, "lhs ^ rhs",
+    "Deny", "Expensive"> {
   let description = [{
     `powf(lhs, rhs)` in f32 (C99 special cases: `pow(x, 0) == 1` even for
     NaN x, a negative base with a non-integer exponent gives NaN).
@@ -216,8 +243,8 @@ def Fusec_PowOp : Fusec_BinaryOp<"pow", Fusec_FloatTensor, "lhs ^ rhs"> {
 // compare, select, cast
 //===----------------------------------------------------------------------===//
 
-def Fusec_CompareOp : Fusec_Op<"compare", [Fusec_Elementwise,
-                                           InferTypeOpAdaptor]> {
+def Fusec_CompareOp : Fusec_Op<"compare",
+    Fusec_Properties<"Elementwise", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
   let summary = "Elementwise comparison with broadcasting";
   let description = [{
     Compares `lhs` and `rhs` elementwise with `predicate` (`eq`, `ne`, `lt`,
@@ -240,8 +267,8 @@ def Fusec_CompareOp : Fusec_Op<"compare", [Fusec_Elementwise,
   let hasFolder = 1;
 }
 
-def Fusec_SelectOp : Fusec_Op<"select", [Fusec_Elementwise,
-                                         InferTypeOpAdaptor]> {
+def Fusec_SelectOp : Fusec_Op<"select",
+    Fusec_Properties<"Elementwise", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
   let summary = "Elementwise choice with broadcasting";
   let description = [{
     `condition ? true_value : false_value` per element; the three operands
@@ -262,7 +289,8 @@ def Fusec_SelectOp : Fusec_Op<"select", [Fusec_Elementwise,
   let hasFolder = 1;
 }
 
-def Fusec_CastOp : Fusec_Op<"cast", [Fusec_Elementwise]> {
+def Fusec_CastOp : Fusec_Op<"cast",
+    Fusec_Properties<"Elementwise", "Fixed", "Cheap">> {
   let summary = "Element type conversion";
   let description = [{
     Converts each element to the result's element type; the shape is kept.
@@ -290,7 +318,8 @@ def Fusec_CastOp : Fusec_Op<"cast", [Fusec_Elementwise]> {
 // Shape operations
 //===----------------------------------------------------------------------===//
 
-def Fusec_ReshapeOp : Fusec_Op<"reshape"> {
+def Fusec_ReshapeOp : Fusec_Op<"reshape",
+    Fusec_Properties<"Index", "Clear", "Cheap">> {
   let summary = "Reinterpret the row-major elements with a new shape";
   let description = [{
     Same elements in the same row-major order, new shape with the same
@@ -307,7 +336,8 @@ def Fusec_ReshapeOp : Fusec_Op<"reshape"> {
   let hasVerifier = 1;
 }
 
-def Fusec_TransposeOp : Fusec_Op<"transpose", [InferTypeOpAdaptor]> {
+def Fusec_TransposeOp : Fusec_Op<"transpose",
+    Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
   let summary = "Permute dimensions";
   let description = [{
     Result dimension `d` is input dimension `permutation[d]`:
@@ -326,7 +356,8 @@ def Fusec_TransposeOp : Fusec_Op<"transpose", [InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Fusec_BroadcastToOp : Fusec_Op<"broadcast_to"> {
+def Fusec_BroadcastToOp : Fusec_Op<"broadcast_to",
+    Fusec_Properties<"Index", "Clear", "Cheap">> {
   let summary = "Broadcast to a larger shape";
   let description = [{
     NumPy broadcasting of `input` to the result shape: the input's
@@ -344,7 +375,8 @@ def Fusec_BroadcastToOp : Fusec_Op<"broadcast_to"> {
   let hasVerifier = 1;
 }
 
-def Fusec_ConcatOp : Fusec_Op<"concat", [InferTypeOpAdaptor]> {
+def Fusec_ConcatOp : Fusec_Op<"concat",
+    Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
   let summary = "Concatenate along an axis";
   let description = [{
     Joins one or more tensors of the same rank and element type along
@@ -363,7 +395,10 @@ def Fusec_ConcatOp : Fusec_Op<"concat", [InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Fusec_SplitOp : Fusec_Op<"split", [InferTypeOpAdaptor]> {
+// Several results: a kernel boundary (fusec-fold-concat-split removes it
+// where a concat undoes it).
+def Fusec_SplitOp : Fusec_Op<"split",
+    Fusec_Properties<"Boundary", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
   let summary = "Split along an axis into consecutive pieces";
   let description = [{
     Cuts `input` along `axis` into pieces of the given `sizes` (which must
@@ -384,7 +419,8 @@ def Fusec_SplitOp : Fusec_Op<"split", [InferTypeOpAdaptor]> {
   let hasFolder = 1;
 }
 
-def Fusec_SliceOp : Fusec_Op<"slice", [InferTypeOpAdaptor]> {
+def Fusec_SliceOp : Fusec_Op<"slice",
+    Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
   let summary = "Strided sub-tensor with static bounds";
   let description = [{
     `result[i] = input[start + i * stride]` in every dimension, for
@@ -409,8 +445,14 @@ def Fusec_SliceOp : Fusec_Op<"slice", [InferTypeOpAdaptor]> {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-class Fusec_ReduceOp<string mnemonic, Type type, string what>
-    : Fusec_Op<mnemonic, [InferTypeOpAdaptor]> {
+class Fusec_ReduceOp<string mnemonic, Type type, string what,
+                     string combiner>
+    : Fusec_Op<mnemonic, Fusec_Properties<"Reduction", "Deny", "Cheap">,
+               [InferTypeOpAdaptor, Fusec_ReductionOpInterface]> {
+  let extraClassDeclaration = [{
+    static constexpr ::fusec::ReductionCombiner kCombiner =
+        ::fusec::ReductionCombiner::}] # combiner # [{;
+  }];
   let summary = what # " over axes";
   let arguments = (ins type:$input, DenseI64ArrayAttr:$axes,
                    UnitAttr:$keep_dims);
@@ -423,7 +465,7 @@ class Fusec_ReduceOp<string mnemonic, Type type, string what>
 }
 
 def Fusec_ReduceSumOp : Fusec_ReduceOp<"reduce_sum", Fusec_NumericTensor,
-                                       "Sum"> {
+    "Sum", "Sum"> {
   let description = [{
     Sums over `axes` (strictly increasing, each in `[0, rank)`). The result
     drops the reduced dimensions, or keeps them as 1 with `keep_dims`. Floats
@@ -437,7 +479,7 @@ def Fusec_ReduceSumOp : Fusec_ReduceOp<"reduce_sum", Fusec_NumericTensor,
 }
 
 def Fusec_ReduceMaxOp : Fusec_ReduceOp<"reduce_max", Fusec_NumericTensor,
-                                       "Maximum"> {
+    "Maximum", "Max"> {
   let description = [{
     Maximum over `axes`, with the NaN and signed-zero rules of `fusec.max`.
     An empty reduction gives `-inf` (floats) or the smallest integer.
@@ -445,7 +487,7 @@ def Fusec_ReduceMaxOp : Fusec_ReduceOp<"reduce_max", Fusec_NumericTensor,
 }
 
 def Fusec_ReduceMinOp : Fusec_ReduceOp<"reduce_min", Fusec_NumericTensor,
-                                       "Minimum"> {
+    "Minimum", "Min"> {
   let description = [{
     Minimum over `axes`, with the NaN and signed-zero rules of `fusec.min`.
     An empty reduction gives `+inf` (floats) or the largest integer.
@@ -453,7 +495,7 @@ def Fusec_ReduceMinOp : Fusec_ReduceOp<"reduce_min", Fusec_NumericTensor,
 }
 
 def Fusec_ReduceMeanOp : Fusec_ReduceOp<"reduce_mean", Fusec_FloatTensor,
-                                        "Arithmetic mean"> {
+    "Arithmetic mean", "Mean"> {
   let description = [{
     The f64 sum (as `reduce_sum`) divided by the number of reduced elements,
     rounded once; an empty reduction gives NaN.
@@ -464,7 +506,9 @@ def Fusec_ReduceMeanOp : Fusec_ReduceOp<"reduce_mean", Fusec_FloatTensor,
 // matmul
 //===----------------------------------------------------------------------===//
 
-def Fusec_MatmulOp : Fusec_Op<"matmul", [InferTypeOpAdaptorWithIsCompatible]> {
+def Fusec_MatmulOp : Fusec_Op<"matmul",
+    Fusec_Properties<"Boundary", "Allow", "Cheap">,
+    [InferTypeOpAdaptorWithIsCompatible]> {
   let summary = "Batched matrix product";
   let description = [{
     `lhs [..., M, K] x rhs [..., K, N] -> [..., M, N]` for operands of rank
@@ -494,7 +538,9 @@ def Fusec_MatmulOp : Fusec_Op<"matmul", [InferTypeOpAdaptorWithIsCompatible]> {
 // Fusion regions
 //===----------------------------------------------------------------------===//
 
-def Fusec_FusionOp : Fusec_Op<"fusion", [IsolatedFromAbove, SingleBlock]> {
+def Fusec_FusionOp : Fusec_Op<"fusion",
+    Fusec_Properties<"Boundary", "Fixed", "Cheap">,
+    [IsolatedFromAbove, SingleBlock], /*differentiable=*/0> {
   let summary = "A group of operations compiled into one GPU kernel";
   let description = [{
     The operations of the body run as one kernel: values defined inside never

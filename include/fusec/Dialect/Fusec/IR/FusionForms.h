@@ -18,7 +18,7 @@
 
 namespace fusec {
 
-/// fusec.reduce_sum, reduce_max, reduce_min, reduce_mean.
+/// Whether `op` is a reduction (ReductionOpInterface).
 bool isReduction(mlir::Operation *op);
 
 /// The kernel a reduction becomes: RowReduction when its axes are the

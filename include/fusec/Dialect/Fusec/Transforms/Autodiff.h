@@ -53,7 +53,8 @@ bool isLossFunction(mlir::func::FuncOp func);
 /// order with fusec operations in each value's element type. Parameters the
 /// loss does not depend on get a zero constant. The derivative conventions
 /// (ties of max/min and of reduce_max/reduce_min, kinks of abs/relu, pow
-/// with a base <= 0) are listed at the top of Autodiff.cpp and in the
+/// with a base <= 0) are listed at the top of
+/// lib/Dialect/Fusec/IR/FusecGradients.cpp, where the rules are, and in the
 /// description of `fusec-autodiff`.
 mlir::FailureOr<mlir::func::FuncOp>
 buildGradientFunction(mlir::func::FuncOp func, const GradientOptions &options);

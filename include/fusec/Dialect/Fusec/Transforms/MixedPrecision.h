@@ -18,8 +18,6 @@
 
 namespace fusec {
 
-enum class PrecisionClass { Allow, Infer, Deny, Clear };
-
 /// The low-precision type, or Off (nothing is painted).
 enum class LowPrecision { Off, F16, BF16 };
 

@@ -1,0 +1,535 @@
+//===- FusecGradients.cpp - Derivative rules of the fusec operations ------===//
+//
+// DifferentiableOpInterface::backprop of every fusec operation, and the
+// builders of Adjoints they use. A rule reads the adjoint of its result
+// (`a.of`), the forward values it needs (`a.fwd`), and gives each operand
+// its adjoint (`a.give`, which sums a broadcast gradient back to the
+// operand's shape and skips operands that want none). Adjoints are built
+// in the value's own element type. The conventions at kinks and ties:
+//
+//  * abs at 0 passes the gradient through unchanged (sign taken as +1);
+//    relu at 0 passes nothing (the gradient of x > 0 only).
+//  * max/min: ties give the whole gradient to the lhs. A NaN operand makes
+//    the comparison false, so the gradient goes to the rhs (the result is
+//    NaN anyway).
+//  * reduce_max/reduce_min: the elements equal to the result share the
+//    gradient equally. A NaN result matches no element: zero gradient.
+//  * div: d/drhs = -(g * y) / rhs, from the forward result y = lhs / rhs.
+//  * pow(a, b): d/da = g * b * pow(a, b - 1), and 0 where b == 0 (no
+//    0 * inf NaN at a == 0); d/db = g * y * log(a) where a > 0 and 0 where
+//    a <= 0 (or NaN), where the real logarithm does not exist.
+//  * sqrt, rsqrt, log, reciprocal at 0 give the infinities (or NaN) of their
+//    formulas; no special case.
+//  * constant, compare, the condition of select and casts to integers are
+//    piecewise constant: no gradient (fusec-autodiff rejects a float to
+//    i32/i64 cast between a parameter and the loss before any rule runs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Dialect/Fusec/IR/Adjoints.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace fusec;
+
+namespace {
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+bool isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Adjoints
+//===----------------------------------------------------------------------===//
+
+bool Adjoints::wants(Value v) const {
+  return varied.contains(v) && isFloatTensor(v.getType());
+}
+
+void Adjoints::give(Value v, llvm::function_ref<Value()> gradient) {
+  if (!wants(v))
+    return;
+  Value g = reduceToShape(gradient(), tensorType(v));
+  auto [it, inserted] = adjoints.try_emplace(v, g);
+  if (!inserted)
+    it->second = add(it->second, g);
+}
+
+Value Adjoints::splat(RankedTensorType type, double value) {
+  Type elem = type.getElementType();
+  Attribute attr = isa<FloatType>(elem)
+                       ? Attribute(b.getFloatAttr(elem, value))
+                       : Attribute(b.getIntegerAttr(elem, int64_t(value)));
+  return ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, ArrayRef<Attribute>(attr)));
+}
+
+Value Adjoints::scalar(Value like, double value) {
+  return splat(RankedTensorType::get({}, tensorType(like).getElementType()),
+               value);
+}
+
+Value Adjoints::zeros(ArrayRef<int64_t> shape, Type elem) {
+  return splat(RankedTensorType::get(shape, elem), 0.0);
+}
+
+Value Adjoints::add(Value x, Value y) { return AddOp::create(b, loc, x, y); }
+Value Adjoints::sub(Value x, Value y) { return SubOp::create(b, loc, x, y); }
+Value Adjoints::mul(Value x, Value y) { return MulOp::create(b, loc, x, y); }
+Value Adjoints::div(Value x, Value y) { return DivOp::create(b, loc, x, y); }
+Value Adjoints::neg(Value x) { return NegOp::create(b, loc, x); }
+
+Value Adjoints::compare(CmpPredicate p, Value x, Value y) {
+  return CompareOp::create(b, loc, p, x, y);
+}
+
+Value Adjoints::select(Value c, Value t, Value f) {
+  return SelectOp::create(b, loc, c, t, f);
+}
+
+Value Adjoints::castTo(Value x, Type elem) {
+  RankedTensorType type = tensorType(x);
+  if (type.getElementType() == elem)
+    return x;
+  return CastOp::create(b, loc, type.clone(elem), x);
+}
+
+Value Adjoints::reshapeTo(Value x, ArrayRef<int64_t> shape) {
+  RankedTensorType type = tensorType(x);
+  if (type.getShape() == shape)
+    return x;
+  return ReshapeOp::create(b, loc, type.clone(shape), x);
+}
+
+Value Adjoints::concat(ArrayRef<Value> values, int64_t axis) {
+  if (values.size() == 1)
+    return values.front();
+  return ConcatOp::create(b, loc, values, axis);
+}
+
+Value Adjoints::transposeLastTwo(Value x) {
+  int64_t rank = tensorType(x).getRank();
+  SmallVector<int64_t> perm = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+  std::swap(perm[rank - 1], perm[rank - 2]);
+  return TransposeOp::create(b, loc, x, perm);
+}
+
+SmallVector<int64_t> Adjoints::keepDimsShape(RankedTensorType input,
+                                             ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> shape(input.getShape());
+  for (int64_t axis : axes)
+    shape[axis] = 1;
+  return shape;
+}
+
+Value Adjoints::reduceToShape(Value g, RankedTensorType target) {
+  RankedTensorType type = tensorType(g);
+  if (type.getShape() == target.getShape())
+    return g;
+  int64_t lead = type.getRank() - target.getRank();
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (i < lead ||
+        (target.getDimSize(i - lead) == 1 && type.getDimSize(i) != 1))
+      axes.push_back(i);
+  if (!axes.empty())
+    g = ReduceSumOp::create(b, loc, g, axes, /*keep_dims=*/false);
+  return reshapeTo(g, target.getShape());
+}
+
+Value Adjoints::scatterSlice(Value g, RankedTensorType input,
+                             ArrayRef<int64_t> start, ArrayRef<int64_t> size,
+                             ArrayRef<int64_t> stride) {
+  Type elem = tensorType(g).getElementType();
+  if (tensorType(g).getNumElements() == 0)
+    return zeros(input.getShape(), elem);
+  int64_t rank = input.getRank();
+  Value v = g;
+  // One dimension at a time: spread the elements `stride` apart (zeros in
+  // between), then pad with zeros before and after.
+  for (int64_t d = 0; d < rank; ++d) {
+    SmallVector<int64_t> shape(tensorType(v).getShape());
+    int64_t n = size[d], st = stride[d], len = n;
+    if (st > 1 && n > 1) {
+      // [.., n, ..] -> [.., n, 1, ..] ++ zeros [.., n, st-1, ..] along the
+      // new axis -> [.., n * st, ..], of which the first (n-1)*st+1 count.
+      SmallVector<int64_t> unit(shape);
+      unit.insert(unit.begin() + d + 1, 1);
+      SmallVector<int64_t> gap(unit);
+      gap[d + 1] = st - 1;
+      Value spread = concat({reshapeTo(v, unit), zeros(gap, elem)}, d + 1);
+      SmallVector<int64_t> merged(shape);
+      merged[d] = n * st;
+      len = (n - 1) * st + 1;
+      SmallVector<int64_t> sizes(merged);
+      sizes[d] = len;
+      v = SliceOp::create(b, loc, reshapeTo(spread, merged),
+                          SmallVector<int64_t>(rank, 0), sizes,
+                          SmallVector<int64_t>(rank, 1));
+      shape = sizes;
+    }
+    int64_t before = start[d], after = input.getDimSize(d) - start[d] - len;
+    SmallVector<Value> parts;
+    if (before > 0) {
+      SmallVector<int64_t> pad(shape);
+      pad[d] = before;
+      parts.push_back(zeros(pad, elem));
+    }
+    parts.push_back(v);
+    if (after > 0) {
+      SmallVector<int64_t> pad(shape);
+      pad[d] = after;
+      parts.push_back(zeros(pad, elem));
+    }
+    v = concat(parts, d);
+  }
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Rules
+//===----------------------------------------------------------------------===//
+
+using P = CmpPredicate;
+
+// No gradient: constants, comparisons.
+void ConstantOp::backprop(Adjoints &) {}
+void CompareOp::backprop(Adjoints &) {}
+
+// Unary: x the input, y the result.
+
+void NegOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] { return a.neg(g); });
+}
+
+void AbsOp::backprop(Adjoints &a) {
+  // d|x| = sign(x), with sign(0) = +1 (and NaN x: +1).
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value x = a.fwd(getInput());
+    return a.select(a.compare(P::lt, x, a.scalar(x, 0)), a.neg(g), g);
+  });
+}
+
+void ExpOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] { return a.mul(g, a.fwd(getResult())); });
+}
+
+void LogOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] { return a.div(g, a.fwd(getInput())); });
+}
+
+void SqrtOp::backprop(Adjoints &a) {
+  // 0.5 / sqrt(x)
+  Value g = a.of(getResult());
+  a.give(getInput(),
+         [&] { return a.div(a.mul(g, a.scalar(g, 0.5)), a.fwd(getResult())); });
+}
+
+void RsqrtOp::backprop(Adjoints &a) {
+  // -0.5 * x^-1.5 = -0.5 * y / x
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    return a.div(a.mul(a.mul(g, a.scalar(g, -0.5)), a.fwd(getResult())),
+                 a.fwd(getInput()));
+  });
+}
+
+void ReciprocalOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value y = a.fwd(getResult());
+    return a.neg(a.mul(a.mul(g, y), y));
+  });
+}
+
+void TanhOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value y = a.fwd(getResult());
+    return a.mul(g, a.sub(a.scalar(y, 1), a.mul(y, y)));
+  });
+}
+
+void SigmoidOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value y = a.fwd(getResult());
+    return a.mul(a.mul(g, y), a.sub(a.scalar(y, 1), y));
+  });
+}
+
+void ReluOp::backprop(Adjoints &a) {
+  // The gradient of x > 0: none at 0 (nor for NaN x).
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value x = a.fwd(getInput());
+    return a.select(a.compare(P::gt, x, a.scalar(x, 0)), g, a.scalar(g, 0));
+  });
+}
+
+void ErfOp::backprop(Adjoints &a) {
+  // 2/sqrt(pi) * exp(-x^2)
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value x = a.fwd(getInput());
+    return a.mul(g, a.mul(a.scalar(x, 2.0 / std::sqrt(M_PI)),
+                          ExpOp::create(a.b, a.loc, a.neg(a.mul(x, x)))));
+  });
+}
+
+void GeluOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value x = a.fwd(getInput());
+    Value x2 = a.mul(x, x);
+    if (getApproximate() == GeluApproximation::none) {
+      // Phi(x) + x * phi(x), Phi(x) = 0.5 (1 + erf(x / sqrt 2)),
+      // phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
+      Value cdf = a.mul(
+          a.scalar(x, 0.5),
+          a.add(a.scalar(x, 1),
+                ErfOp::create(a.b, a.loc, a.mul(x, a.scalar(x, M_SQRT1_2)))));
+      Value pdf = a.mul(ExpOp::create(a.b, a.loc, a.mul(x2, a.scalar(x, -0.5))),
+                        a.scalar(x, 1.0 / std::sqrt(2.0 * M_PI)));
+      return a.mul(g, a.add(cdf, a.mul(x, pdf)));
+    }
+    // t = tanh(k (x + c x^3)):
+    // 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2).
+    const double k = 0.7978845608, c = 0.044715;
+    Value u =
+        a.mul(a.scalar(x, k), a.add(x, a.mul(a.scalar(x, c), a.mul(x2, x))));
+    Value t = TanhOp::create(a.b, a.loc, u);
+    Value half = a.scalar(x, 0.5);
+    Value left = a.mul(half, a.add(a.scalar(x, 1), t));
+    Value du = a.mul(a.scalar(x, k),
+                     a.add(a.scalar(x, 1), a.mul(a.scalar(x, 3 * c), x2)));
+    Value right =
+        a.mul(a.mul(a.mul(half, x), a.sub(a.scalar(x, 1), a.mul(t, t))), du);
+    return a.mul(g, a.add(left, right));
+  });
+}
+
+// Binary: gradients of the broadcast shape, summed back by give().
+
+void AddOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getLhs(), [&] { return g; });
+  a.give(getRhs(), [&] { return g; });
+}
+
+void SubOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getLhs(), [&] { return g; });
+  a.give(getRhs(), [&] { return a.neg(g); });
+}
+
+void MulOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getLhs(), [&] { return a.mul(g, a.fwd(getRhs())); });
+  a.give(getRhs(), [&] { return a.mul(g, a.fwd(getLhs())); });
+}
+
+void DivOp::backprop(Adjoints &a) {
+  // d/dlhs = 1 / rhs; d/drhs = -lhs / rhs^2 = -y / rhs.
+  Value g = a.of(getResult());
+  a.give(getLhs(), [&] { return a.div(g, a.fwd(getRhs())); });
+  a.give(getRhs(), [&] {
+    return a.neg(a.div(a.mul(g, a.fwd(getResult())), a.fwd(getRhs())));
+  });
+}
+
+namespace {
+/// max and min: ties (and -0 vs +0) go to the lhs; a NaN operand sends the
+/// gradient to the rhs.
+void backpropExtremum(Adjoints &a, Operation *op, P lhsWins) {
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+  if (!a.wants(lhs) && !a.wants(rhs))
+    return;
+  Value g = a.of(op->getResult(0));
+  Value mask = a.compare(lhsWins, a.fwd(lhs), a.fwd(rhs));
+  a.give(lhs, [&] { return a.select(mask, g, a.scalar(g, 0)); });
+  a.give(rhs, [&] { return a.select(mask, a.scalar(g, 0), g); });
+}
+} // namespace
+
+void MaxOp::backprop(Adjoints &a) { backpropExtremum(a, *this, P::ge); }
+void MinOp::backprop(Adjoints &a) { backpropExtremum(a, *this, P::le); }
+
+void PowOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  Value x = a.fwd(getLhs()), e = a.fwd(getRhs());
+  // e * x^(e-1), and 0 where e == 0 (x^0 is constant in x; the formula
+  // would give 0 * inf = NaN at x == 0), as PyTorch does.
+  a.give(getLhs(), [&] {
+    Value dx = a.mul(a.mul(g, e),
+                     PowOp::create(a.b, a.loc, x, a.sub(e, a.scalar(e, 1))));
+    return a.select(a.compare(P::eq, e, a.scalar(e, 0)), a.scalar(g, 0), dx);
+  });
+  // y log(x) where the base is positive, 0 elsewhere.
+  a.give(getRhs(), [&] {
+    Value dy =
+        a.mul(a.mul(g, a.fwd(getResult())), LogOp::create(a.b, a.loc, x));
+    return a.select(a.compare(P::gt, x, a.scalar(x, 0)), dy, a.scalar(g, 0));
+  });
+}
+
+void SelectOp::backprop(Adjoints &a) {
+  // The condition is piecewise constant: no gradient.
+  if (!a.wants(getTrueValue()) && !a.wants(getFalseValue()))
+    return;
+  Value g = a.of(getResult());
+  Value c = a.fwd(getCondition());
+  a.give(getTrueValue(), [&] { return a.select(c, g, a.scalar(g, 0)); });
+  a.give(getFalseValue(), [&] { return a.select(c, a.scalar(g, 0), g); });
+}
+
+void CastOp::backprop(Adjoints &a) {
+  // Only float -> float carries a gradient (wants() is false for integer
+  // inputs).
+  if (!isFloatTensor(getType()))
+    return;
+  Value g = a.of(getResult());
+  a.give(getInput(),
+         [&] { return a.castTo(g, getInput().getType().getElementType()); });
+}
+
+// Data movement: the adjoint data movement.
+
+void ReshapeOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(),
+         [&] { return a.reshapeTo(g, getInput().getType().getShape()); });
+}
+
+void TransposeOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    ArrayRef<int64_t> perm = getPermutation();
+    SmallVector<int64_t> inverse(perm.size());
+    for (auto [d, p] : llvm::enumerate(perm))
+      inverse[p] = int64_t(d);
+    return Value(TransposeOp::create(a.b, a.loc, g, inverse));
+  });
+}
+
+void BroadcastToOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] { return g; });
+}
+
+void ConcatOp::backprop(Adjoints &a) {
+  if (llvm::none_of(getInputs(), [&](Value v) { return a.wants(v); }))
+    return;
+  Value g = a.of(getResult());
+  int64_t axis = int64_t(getAxis());
+  if (getInputs().size() == 1) {
+    a.give(getInputs().front(), [&] { return g; });
+    return;
+  }
+  SmallVector<int64_t> sizes;
+  for (Value v : getInputs())
+    sizes.push_back(tensorType(v).getDimSize(axis));
+  auto split = SplitOp::create(a.b, a.loc, g, uint64_t(axis), sizes);
+  for (auto [v, piece] : llvm::zip(getInputs(), split.getResults()))
+    a.give(v, [&, piece = Value(piece)] { return piece; });
+}
+
+void SplitOp::backprop(Adjoints &a) {
+  SmallVector<Value> pieces;
+  for (Value r : getResults()) {
+    Value adjoint = a.of(r);
+    pieces.push_back(adjoint ? adjoint
+                             : a.zeros(tensorType(r).getShape(),
+                                       tensorType(r).getElementType()));
+  }
+  a.give(getInput(), [&] { return a.concat(pieces, int64_t(getAxis())); });
+}
+
+void SliceOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    return a.scatterSlice(g, getInput().getType(), getStart(), getSize(),
+                          getStride());
+  });
+}
+
+// Reductions: the adjoint back to the kept shape, then broadcast.
+
+namespace {
+/// reduce_sum and reduce_mean: every element receives the gradient of its
+/// row (divided by the count for the mean).
+void backpropSum(Adjoints &a, ReductionOpInterface op) {
+  Value input = op.getInput(), g = a.of(op->getResult(0));
+  a.give(input, [&] {
+    RankedTensorType type = tensorType(input);
+    ArrayRef<int64_t> axes = op.getAxes();
+    Value gk = a.reshapeTo(g, Adjoints::keepDimsShape(type, axes));
+    if (op.getCombiner() == ReductionCombiner::Mean) {
+      int64_t count = 1;
+      for (int64_t axis : axes)
+        count *= type.getDimSize(axis);
+      // Divided in f32: a count above 65504 is inf in f16 (and above 2048
+      // not exact).
+      Type element = tensorType(gk).getElementType();
+      Value g32 = a.castTo(gk, a.b.getF32Type());
+      gk = a.castTo(a.div(g32, a.scalar(g32, double(count))), element);
+    }
+    if (tensorType(gk).getShape() == type.getShape())
+      return gk;
+    return Value(BroadcastToOp::create(
+        a.b, a.loc, type.clone(tensorType(gk).getElementType()), gk));
+  });
+}
+
+/// reduce_max and reduce_min: the elements equal to the result share its
+/// gradient equally.
+void backpropExtremum(Adjoints &a, ReductionOpInterface op) {
+  Value input = op.getInput(), g = a.of(op->getResult(0));
+  a.give(input, [&] {
+    RankedTensorType type = tensorType(input);
+    ArrayRef<int64_t> axes = op.getAxes();
+    SmallVector<int64_t> keep = Adjoints::keepDimsShape(type, axes);
+    Value x = a.fwd(input);
+    Value mask =
+        a.compare(P::eq, x, a.reshapeTo(a.fwd(op->getResult(0)), keep));
+    Value count =
+        ReduceSumOp::create(a.b, a.loc, a.castTo(mask, type.getElementType()),
+                            axes, /*keep_dims=*/true);
+    return a.select(mask, a.div(a.reshapeTo(g, keep), count), a.scalar(g, 0));
+  });
+}
+} // namespace
+
+void ReduceSumOp::backprop(Adjoints &a) { backpropSum(a, *this); }
+void ReduceMeanOp::backprop(Adjoints &a) { backpropSum(a, *this); }
+void ReduceMaxOp::backprop(Adjoints &a) { backpropExtremum(a, *this); }
+void ReduceMinOp::backprop(Adjoints &a) { backpropExtremum(a, *this); }
+
+void MatmulOp::backprop(Adjoints &a) {
+  // dlhs = g rhs^T, drhs = lhs^T g, over the broadcast batch; summed back
+  // to each operand's batch shape by give(). A result wider than the
+  // operands (f32 from f16/bf16) is cast to theirs first.
+  Value lhs = getLhs(), rhs = getRhs();
+  if (!a.wants(lhs) && !a.wants(rhs))
+    return;
+  Type elem = getLhs().getType().getElementType();
+  Value gc = a.castTo(a.of(getResult()), elem);
+  a.give(lhs, [&] {
+    Value d = MatmulOp::create(a.b, a.loc, gc, a.transposeLastTwo(a.fwd(rhs)));
+    return a.castTo(d, elem);
+  });
+  a.give(rhs, [&] {
+    Value d = MatmulOp::create(a.b, a.loc, a.transposeLastTwo(a.fwd(lhs)), gc);
+    return a.castTo(d, elem);
+  });
+}
