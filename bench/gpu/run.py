@@ -6,7 +6,8 @@ calls it on the GPU machine, from the bundle prepare.py built).
 
 1. Every correctness case runs on the GPU (CUDA graphs on, then off) and
    is compared with the interpreter's results: integers and booleans
-   exactly, f32 within kGpuF32Tol, f16/bf16 within the chain tolerances
+   exactly, f32 within kGpuF32Tol, f64 within kGpuF64Tol, f16/bf16 within
+   the chain tolerances
    (test/Unit/TestUtil.h, read from the bundle's sources).
 2. Every benchmark model is timed: fusec (graphs on and off), PyTorch eager,
    torch.compile and jax.jit on the same shapes, dtypes and inputs, the
@@ -46,6 +47,7 @@ def run(cmd):
 
 def check(args, manifest, tolerances, codegen_check):
     tol = {"float32": tolerances["kGpuF32Tol"],
+           "float64": tolerances["kGpuF64Tol"],
            "float16": tolerances["kF16ChainTol"],
            "bf16": tolerances["kBF16ChainTol"]}
     failures, runs = [], 0
@@ -75,7 +77,9 @@ def random_inputs(plan, codegen_check, directory, scalars_one=False):
     paths = []
     for i, (dtype, shape) in enumerate(codegen_check.plan_inputs(plan)):
         shape = list(shape)
-        if dtype in ("f32", "f16", "bf16"):
+        if dtype == "f64":
+            a = rng.standard_normal(shape) * 0.1
+        elif dtype in ("f32", "f16", "bf16"):
             a = (rng.standard_normal(shape) * 0.1).astype(np.float32)
             if scalars_one and not shape:
                 a = np.float32(1.0)

@@ -63,6 +63,8 @@ const char *storageType(DType t) {
     return "fusec_i32";
   case DType::I64:
     return "fusec_i64";
+  case DType::F64:
+    return "double";
   }
   return "float";
 }
@@ -80,6 +82,8 @@ const char *computeType(DType t) {
     return "fusec_i32";
   case DType::I64:
     return "fusec_i64";
+  case DType::F64:
+    return "double";
   }
   return "float";
 }
@@ -130,6 +134,17 @@ std::string floatLiteral(float f) {
   char buffer[48];
   std::snprintf(buffer, sizeof buffer, "%a", double(f));
   return std::string("(") + buffer + "f)";
+}
+
+/// A double constant, bit-exact.
+std::string doubleLiteral(double d) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, 8);
+  if ((bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull)
+    return llvm::formatv("fusec_u2d({0:x}ull)", bits).str();
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%a", d);
+  return std::string("(") + buffer + ")";
 }
 
 std::string intLiteral(DType t, int64_t v) {
@@ -433,6 +448,8 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
         return intLiteral(t, data.as<int32_t>()[i]);
       case DType::I64:
         return intLiteral(t, data.as<int64_t>()[i]);
+      case DType::F64:
+        return doubleLiteral(data.as<double>()[i]);
       }
       return "0";
     };
@@ -598,32 +615,43 @@ std::string KernelEmitter::opExpression(Operation *op,
   auto intFn = [&](StringRef base) {
     return (base + (i64 ? "64" : "32")).str();
   };
+  // The function of the float compute type: f32, or f64 for f64.
+  bool f64 = t == DType::F64;
+  auto floatFn = [&](StringRef f32, StringRef f64Name) {
+    return f64 ? f64Name : f32;
+  };
   return llvm::TypeSwitch<Operation *, std::string>(op)
       .Case([&](NegOp) {
         return fl ? "(-" + x[0] + ")" : call(intFn("fusec_sub"), {"0", x[0]});
       })
       .Case([&](AbsOp) {
-        return fl ? call("fabsf", x[0])
+        return fl ? call(floatFn("fabsf", "fabs"), x[0])
                   : "(" + x[0] + " < 0 ? " +
                         call(intFn("fusec_sub"), {"0", x[0]}) + " : " + x[0] +
                         ")";
       })
-      .Case([&](ExpOp) { return call("expf", x[0]); })
-      .Case([&](LogOp) { return call("logf", x[0]); })
-      .Case([&](SqrtOp) { return call("sqrtf", x[0]); })
-      .Case([&](RsqrtOp) { return call("fusec_rsqrt", x[0]); })
-      .Case([&](ReciprocalOp) { return "(1.0f / " + x[0] + ")"; })
-      .Case([&](TanhOp) { return call("tanhf", x[0]); })
-      .Case([&](SigmoidOp) { return call("fusec_sigmoid", x[0]); })
+      .Case([&](ExpOp) { return call(floatFn("expf", "exp"), x[0]); })
+      .Case([&](LogOp) { return call(floatFn("logf", "log"), x[0]); })
+      .Case([&](SqrtOp) { return call(floatFn("sqrtf", "sqrt"), x[0]); })
+      .Case([&](RsqrtOp) {
+        return call(floatFn("fusec_rsqrt", "fusec_rsqrtd"), x[0]);
+      })
+      .Case([&](ReciprocalOp) {
+        return std::string(f64 ? "(1.0 / " : "(1.0f / ") + x[0] + ")";
+      })
+      .Case([&](TanhOp) { return call(floatFn("tanhf", "tanh"), x[0]); })
+      .Case([&](SigmoidOp) {
+        return call(floatFn("fusec_sigmoid", "fusec_sigmoidd"), x[0]);
+      })
       .Case([&](ReluOp) {
-        return fl ? call("fusec_relu", x[0])
+        return fl ? call(floatFn("fusec_relu", "fusec_relud"), x[0])
                   : "(" + x[0] + " > 0 ? " + x[0] + " : 0)";
       })
-      .Case([&](ErfOp) { return call("erff", x[0]); })
+      .Case([&](ErfOp) { return call(floatFn("erff", "erf"), x[0]); })
       .Case([&](GeluOp g) {
         return call(g.getApproximate() == GeluApproximation::tanh
-                        ? "fusec_gelu_tanh"
-                        : "fusec_gelu",
+                        ? floatFn("fusec_gelu_tanh", "fusec_gelu_tanhd")
+                        : floatFn("fusec_gelu", "fusec_gelud"),
                     x[0]);
       })
       .Case([&](AddOp) {
@@ -643,17 +671,17 @@ std::string KernelEmitter::opExpression(Operation *op,
                   : call(intFn("fusec_div"), {x[0], x[1]});
       })
       .Case([&](MaxOp) {
-        return fl ? call("fusec_maxf", {x[0], x[1]})
+        return fl ? call(floatFn("fusec_maxf", "fusec_maxd"), {x[0], x[1]})
                   : "(" + x[0] + " > " + x[1] + " ? " + x[0] + " : " + x[1] +
                         ")";
       })
       .Case([&](MinOp) {
-        return fl ? call("fusec_minf", {x[0], x[1]})
+        return fl ? call(floatFn("fusec_minf", "fusec_mind"), {x[0], x[1]})
                   : "(" + x[0] + " < " + x[1] + " ? " + x[0] + " : " + x[1] +
                         ")";
       })
       .Case([&](PowOp) {
-        return call("powf", {x[0], x[1]});
+        return call(floatFn("powf", "pow"), {x[0], x[1]});
       })
       .Case([&](CompareOp c) {
         const char *ops[] = {"==", "!=", "<", "<=", ">", ">="};
@@ -670,12 +698,26 @@ std::string KernelEmitter::opExpression(Operation *op,
           return fl ? "(" + v + " ? 1.0f : 0.0f)"
                     : std::string("(") + computeType(t) + ")(" + v +
                           " ? 1 : 0)";
+        if (in == DType::F64 && fl) {
+          if (t == DType::F64)
+            return v;
+          if (t == DType::F32)
+            return "(float)(" + v + ")"; // One rounding.
+          // To f16/bf16: rounded to odd in f32, then once to t by the
+          // caller: one correct rounding.
+          return call("fusec_d2f_rto", v);
+        }
         if (isFloat(in) && fl)
-          return v; // Exact in f32; rounded to t by the caller.
+          return f64 ? "(double)(" + v + ")" // Exact.
+                     : v; // Exact in f32; rounded to t by the caller.
+        if (in == DType::F64)
+          return call(t == DType::I64 ? "fusec_d2i64" : "fusec_d2i32", v);
         if (isFloat(in))
           return call(t == DType::I64 ? "fusec_f2i64" : "fusec_f2i32", v);
         if (t == DType::F32)
           return "(float)(" + v + ")";
+        if (f64)
+          return "(double)(" + v + ")"; // One rounding.
         if (fl) // Integer to f16/bf16: one correct rounding.
           return call("fusec_i64_to_f32_rto", "(fusec_i64)(" + v + ")");
         if (t == DType::I64)
@@ -1043,10 +1085,14 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   bool sum =
       combiner == ReductionCombiner::Sum || combiner == ReductionCombiner::Mean;
   bool isMax = combiner == ReductionCombiner::Max;
-  std::string acc =
-      fl ? (sum ? "double" : "float") : (sum ? "fusec_u64" : "fusec_i64");
+  bool f64 = t == DType::F64;
+  std::string acc = fl ? (sum || f64 ? "double" : "float")
+                       : (sum ? "fusec_u64" : "fusec_i64");
   std::string init;
-  if (fl)
+  if (fl && f64 && !sum)
+    init = isMax ? "fusec_u2d(0xfff0000000000000ull)"
+                 : "fusec_u2d(0x7ff0000000000000ull)";
+  else if (fl)
     init = sum ? "-0.0"
                : (isMax ? "fusec_u2f(0xff800000u)" : "fusec_u2f(0x7f800000u)");
   else if (sum)
@@ -1059,6 +1105,9 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   auto combine = [&](const std::string &a, const std::string &b) {
     if (sum)
       return "(" + a + " + " + b + ")";
+    if (fl && f64)
+      return std::string(isMax ? "fusec_maxd(" : "fusec_mind(") + a + ", " + b +
+             ")";
     if (fl)
       return std::string(isMax ? "fusec_maxf(" : "fusec_minf(") + a + ", " + b +
              ")";
@@ -1078,8 +1127,8 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
       d = "(" + a + " / " + std::to_string(length) + ".0)";
     else if (sum && length == 0)
       d = "0.0"; // The empty sum is +0.
-    if (!sum)
-      return d; // max/min: already an f32 value of the element type.
+    if (!sum || f64)
+      return d; // max/min: already a value of the element type; f64 sums.
     if (t == DType::F32 || !options.fp16RoundEachOp)
       return "(float)" + d;
     return roundTo(t, "fusec_d2f_rto(" + d + ")");

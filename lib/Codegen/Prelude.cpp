@@ -141,6 +141,51 @@ FUSEC_FN fusec_i64 fusec_f2i64(float f) {
   return (fusec_i64)r;
 }
 
+// f64 computes in f64: bit casts, IEEE maximum/minimum, the unary functions
+// as the reference evaluates them in double, and conversions.
+#ifdef FUSEC_HOST
+FUSEC_FN fusec_u64 fusec_d2u(double d) { fusec_u64 u; std::memcpy(&u, &d, 8); return u; }
+FUSEC_FN double fusec_u2d(fusec_u64 u) { double d; std::memcpy(&d, &u, 8); return d; }
+#else
+FUSEC_FN fusec_u64 fusec_d2u(double d) { return (fusec_u64)__double_as_longlong(d); }
+FUSEC_FN double fusec_u2d(fusec_u64 u) { return __longlong_as_double((long long)u); }
+#endif
+FUSEC_FN double fusec_maxd(double a, double b) {
+  if (a > b) return a;
+  if (b > a) return b;
+  if (a == b) return (fusec_d2u(a) >> 63) ? b : a;
+  return a + b;
+}
+FUSEC_FN double fusec_mind(double a, double b) {
+  if (a < b) return a;
+  if (b < a) return b;
+  if (a == b) return (fusec_d2u(a) >> 63) ? a : b;
+  return a + b;
+}
+FUSEC_FN double fusec_relud(double x) { return x > 0.0 ? x : (x != x ? x : 0.0); }
+FUSEC_FN double fusec_sigmoidd(double x) { return 1.0 / (1.0 + exp(-x)); }
+FUSEC_FN double fusec_rsqrtd(double x) { return 1.0 / sqrt(x); }
+FUSEC_FN double fusec_gelud(double x) {
+  return 0.5 * x * (1.0 + erf(x * 0.70710678118654752440));
+}
+FUSEC_FN double fusec_gelu_tanhd(double x) {
+  return 0.5 * x * (1.0 + tanh(0.79788456080286535588 * (x + 0.044715 * x * x * x)));
+}
+FUSEC_FN fusec_i32 fusec_d2i32(double f) {
+  if (f != f) return 0;
+  double r = rint(f);
+  if (r >= 2147483648.0) return 2147483647;
+  if (r < -2147483648.0) return (fusec_i32)0x80000000u;
+  return (fusec_i32)r;
+}
+FUSEC_FN fusec_i64 fusec_d2i64(double f) {
+  if (f != f) return 0;
+  double r = rint(f);
+  if (r >= 9223372036854775808.0) return 9223372036854775807ll;
+  if (r < -9223372036854775808.0) return (fusec_i64)0x8000000000000000ull;
+  return (fusec_i64)r;
+}
+
 // Storage of a whole vector of elements, for 128-bit loads and stores.
 template <typename T, int N> struct alignas(sizeof(T) * N) fusec_vec { T v[N]; };
 )cuda";

@@ -102,49 +102,51 @@ template <BinaryKind K> struct BinaryFn {
 };
 
 template <UnaryKind K> struct UnaryFn {
-  float operator()(float x) const {
-    switch (K) {
-    case UnaryKind::Neg:
-      return -x;
-    case UnaryKind::Abs:
-      return std::fabs(x);
-    case UnaryKind::Exp:
-      return std::exp(x);
-    case UnaryKind::Log:
-      return std::log(x);
-    case UnaryKind::Sqrt:
-      return std::sqrt(x);
-    case UnaryKind::Rsqrt:
-      return 1.0f / std::sqrt(x);
-    case UnaryKind::Reciprocal:
-      return 1.0f / x;
-    case UnaryKind::Tanh:
-      return std::tanh(x);
-    case UnaryKind::Sigmoid:
-      return 1.0f / (1.0f + std::exp(-x));
-    case UnaryKind::Relu:
-      return x > 0.0f ? x : (x != x ? x : 0.0f);
-    case UnaryKind::Erf:
-      return std::erf(x);
-    case UnaryKind::GeluErf:
-      return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752440f));
-    case UnaryKind::GeluTanh:
-      return 0.5f * x *
-             (1.0f +
-              std::tanh(0.79788456080286535588f * (x + 0.044715f * x * x * x)));
-    }
-    return x;
-  }
+  /// Floats: in their compute type (f32, or f64 for f64).
   template <typename T> T operator()(T x) const {
-    switch (K) {
-    case UnaryKind::Neg:
-      return wrapSub(T(0), x);
-    case UnaryKind::Abs:
-      return x < 0 ? wrapSub(T(0), x) : x;
-    case UnaryKind::Relu:
-      return x > 0 ? x : T(0);
-    default:
-      return x; // Not defined on integers; the verifier rejects it.
+    if constexpr (std::is_floating_point_v<T>) {
+      switch (K) {
+      case UnaryKind::Neg:
+        return -x;
+      case UnaryKind::Abs:
+        return std::fabs(x);
+      case UnaryKind::Exp:
+        return std::exp(x);
+      case UnaryKind::Log:
+        return std::log(x);
+      case UnaryKind::Sqrt:
+        return std::sqrt(x);
+      case UnaryKind::Rsqrt:
+        return T(1) / std::sqrt(x);
+      case UnaryKind::Reciprocal:
+        return T(1) / x;
+      case UnaryKind::Tanh:
+        return std::tanh(x);
+      case UnaryKind::Sigmoid:
+        return T(1) / (T(1) + std::exp(-x));
+      case UnaryKind::Relu:
+        return x > T(0) ? x : (x != x ? x : T(0));
+      case UnaryKind::Erf:
+        return std::erf(x);
+      case UnaryKind::GeluErf:
+        return T(0.5) * x * (T(1) + std::erf(x * T(0.70710678118654752440)));
+      case UnaryKind::GeluTanh:
+        return T(0.5) * x *
+               (T(1) + std::tanh(T(0.79788456080286535588) *
+                                 (x + T(0.044715) * x * x * x)));
+      }
+      return x;
+    } else {
+      switch (K) {
+      case UnaryKind::Neg:
+        return wrapSub(T(0), x);
+      case UnaryKind::Abs:
+        return x < 0 ? wrapSub(T(0), x) : x;
+      case UnaryKind::Relu:
+        return x > 0 ? x : T(0);
+      default:
+        return x; // Not defined on integers; the verifier rejects it.
+      }
     }
   }
 };
@@ -293,7 +295,7 @@ float roundToOddFromInt(int64_t v) {
   return bitsToFloat(floatBits(f) | 1u);
 }
 
-template <typename T> T saturatingFloatToInt(float f) {
+template <typename T, typename F> T saturatingFloatToInt(F f) {
   if (std::isnan(f))
     return 0;
   double r = std::nearbyint(double(f)); // Ties to even (default mode).
@@ -311,20 +313,25 @@ void castRun(const typename SrcE::Storage *in, typename DstE::Storage *out,
              int64_t n) {
   using SrcC = typename SrcE::Compute;
   using DstS = typename DstE::Storage;
-  constexpr bool srcFloat = std::is_same_v<SrcC, float>;
-  constexpr bool dstFloat = std::is_same_v<typename DstE::Compute, float>;
+  constexpr bool srcFloat = std::is_floating_point_v<SrcC>;
+  constexpr bool dstFloat = std::is_floating_point_v<typename DstE::Compute>;
+  constexpr bool srcF64 = std::is_same_v<SrcE, Elem<DType::F64>>;
   constexpr bool dstBool = std::is_same_v<DstE, Elem<DType::I1>>;
   for (int64_t i = 0; i < n; ++i) {
     SrcC v = SrcE::load(in[i]);
     if constexpr (dstBool) {
       out[i] = v != SrcC(0); // NaN != 0 holds: NaN -> 1.
+    } else if constexpr (srcF64 && dstFloat) {
+      out[i] = DstE::storeWide(v); // One rounding from f64.
     } else if constexpr (srcFloat && dstFloat) {
-      out[i] = DstE::store(v);
+      out[i] = DstE::store(v); // Exact, or one rounding from f32.
     } else if constexpr (srcFloat) {
       out[i] = saturatingFloatToInt<DstS>(v);
     } else if constexpr (dstFloat) {
       if constexpr (std::is_same_v<DstE, Elem<DType::F32>>)
         out[i] = float(int64_t(v)); // One rounding (cvtsi2ss).
+      else if constexpr (std::is_same_v<DstE, Elem<DType::F64>>)
+        out[i] = double(int64_t(v)); // One rounding (cvtsi2sd).
       else
         out[i] = DstE::store(roundToOddFromInt(int64_t(v)));
     } else {

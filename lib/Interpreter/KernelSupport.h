@@ -51,6 +51,13 @@ template <> struct Elem<DType::BF16> {
   static uint16_t store(float v) { return floatToBF16(v); }
   static uint16_t storeWide(double v) { return doubleToBF16(v); }
 };
+template <> struct Elem<DType::F64> {
+  using Storage = double;
+  using Compute = double;
+  static double load(double v) { return v; }
+  static double store(double v) { return v; }
+  static double storeWide(double v) { return v; }
+};
 template <> struct Elem<DType::I1> {
   using Storage = uint8_t;
   using Compute = uint8_t;
@@ -87,6 +94,8 @@ template <typename Fn> void visitDType(DType t, Fn &&fn) {
     return fn(DTypeTag<DType::I32>());
   case DType::I64:
     return fn(DTypeTag<DType::I64>());
+  case DType::F64:
+    return fn(DTypeTag<DType::F64>());
   }
 }
 
@@ -189,8 +198,8 @@ void forEachRun(const Shape &shape, const std::array<Shape, N> &strides,
 // Scalar semantics shared by elementwise operations and reductions
 //===----------------------------------------------------------------------===//
 
-/// IEEE 754-2019 maximum: NaN if either is NaN, +0 > -0.
-inline float ieeeMax(float a, float b) {
+/// IEEE 754-2019 maximum: NaN if either is NaN, +0 > -0 (float or double).
+template <typename F> F ieeeMax(F a, F b) {
   if (a > b)
     return a;
   if (b > a)
@@ -199,7 +208,7 @@ inline float ieeeMax(float a, float b) {
     return std::signbit(a) ? b : a;
   return a + b; // At least one NaN; the sum is a NaN.
 }
-inline float ieeeMin(float a, float b) {
+template <typename F> F ieeeMin(F a, F b) {
   if (a < b)
     return a;
   if (b < a)

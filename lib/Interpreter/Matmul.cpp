@@ -33,7 +33,7 @@ void gemm(const typename E::Storage *a, const typename E::Storage *b,
           typename O::Storage *o, int64_t m, int64_t k, int64_t n,
           std::vector<double> &accF, std::vector<uint64_t> &accI) {
   using C = typename E::Compute;
-  if constexpr (std::is_same_v<C, float>) {
+  if constexpr (std::is_floating_point_v<C>) {
     // Start from -0 (the additive identity) unless the sum is empty.
     double zero = k ? -0.0 : 0.0;
     accF.assign(size_t(n), zero);

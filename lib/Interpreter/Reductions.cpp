@@ -29,7 +29,7 @@ void reduceT(ReduceKind kind, const Buffer &in,
              const std::vector<int64_t> &axes, Buffer &out) {
   using S = typename E::Storage;
   using C = typename E::Compute;
-  constexpr bool isFloatT = std::is_same_v<C, float>;
+  constexpr bool isFloatT = std::is_floating_point_v<C>;
   // Accumulators: f64 sums / f32 extrema for floats, u64 sums / i64 extrema
   // for integers (wrapping like the element type once truncated).
   using Acc = std::conditional_t<isFloatT, double, int64_t>;
@@ -69,9 +69,9 @@ void reduceT(ReduceKind kind, const Buffer &in,
     if constexpr (isFloatT) {
       switch (kind) {
       case ReduceKind::Max:
-        return ieeeMax(float(a), x);
+        return ieeeMax(C(a), x);
       case ReduceKind::Min:
-        return ieeeMin(float(a), x);
+        return ieeeMin(C(a), x);
       default:
         return a + double(x);
       }

@@ -24,6 +24,9 @@ void PipelineOptions::bindOptions(OptionBinder &binder) {
   binder.flag("cse", cse, "Eliminate common subexpressions");
   binder.flag("fuse", fuse,
               "Fuse operations into kernels (fusec-fuse-elementwise)");
+  binder.flag("demote-f64", demoteF64,
+              "Compute f64 operations in f32, as PyTorch does on f32 inputs "
+              "(fusec-demote-f64)");
   folding.bindOptions(binder);
   fusion.bindOptions(binder);
   mixedPrecision.bindOptions(binder);
@@ -37,6 +40,9 @@ void fusec::buildFusecPipeline(OpPassManager &pm,
     pm.addPass(createFusecImportTosa());
   if (options.inlineCalls)
     pm.addPass(createInlinerPass());
+  // Before mixed precision and training, which then see f32.
+  if (options.demoteF64)
+    pm.addNestedPass<func::FuncOp>(createFusecDemoteF64());
   // Before folding (which folds the casts of constants and identity cast
   // pairs) and fusion (which fuses the casts into kernels).
   if (!options.training.train.empty())

@@ -273,9 +273,16 @@ public:
     if (!word(name, "a dtype"))
       return false;
     std::optional<DType> type = parseDType(name);
-    if (!type)
-      return fail("unknown dtype " + quoted(name) +
-                  " (expected f32, f16, bf16, i1, i32 or i64)");
+    if (!type) {
+      std::string known;
+      for (size_t i = 0; i < std::size(kAllDTypes); ++i)
+        known += std::string(i == 0                           ? ""
+                             : i + 1 == std::size(kAllDTypes) ? " or "
+                                                              : ", ") +
+                 std::string(dtypeName(kAllDTypes[i]));
+      return fail("unknown dtype " + quoted(name) + " (expected " + known +
+                  ")");
+    }
     out = *type;
     return true;
   }

@@ -300,7 +300,7 @@ bool LoadedExecutable::checkInput(size_t i, const Buffer &in,
   error = "input #" + std::to_string(i) + " is " +
           std::string(dtypeName(in.dtype())) + "[" + formatShape(in.shape()) +
           "], the model takes " + std::string(dtypeName(d.dtype)) + "[" +
-          formatShape(shape) + "]";
+          formatShape(shape) + "]" + dtypeMismatchHint(in.dtype(), d.dtype);
   return false;
 }
 

@@ -245,7 +245,10 @@ bool fusec::rt::checkMatmulStep(const Executable &exe, const MatmulStep &step,
     return fail("matmul operands of different dtypes: " + operands);
   if (!blasDataTypeOf(a.dtype))
     return fail(std::string("matmul operands must be f32, f16 or bf16, not ") +
-                std::string(dtypeName(a.dtype)) + ": " + operands);
+                std::string(dtypeName(a.dtype)) + ": " + operands +
+                (a.dtype == DType::F64 ? " (the interpreter multiplies f64; "
+                                         "--demote-f64 computes in f32)"
+                                       : ""));
   if (c.dtype != a.dtype && c.dtype != DType::F32)
     return fail(std::string("matmul result dtype ") +
                 std::string(dtypeName(c.dtype)) +

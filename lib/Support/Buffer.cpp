@@ -91,6 +91,8 @@ double Buffer::getAsDouble(int64_t i) const {
     return as<int32_t>()[i];
   case DType::I64:
     return double(as<int64_t>()[i]);
+  case DType::F64:
+    return as<double>()[i];
   }
   return 0.0;
 }

@@ -18,6 +18,8 @@ std::string_view fusec::dtypeName(DType t) {
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::F64:
+    return "f64";
   }
   return "?";
 }
@@ -27,4 +29,15 @@ std::optional<DType> fusec::parseDType(std::string_view name) {
     if (dtypeName(t) == name)
       return t;
   return std::nullopt;
+}
+
+std::string fusec::dtypeMismatchHint(DType got, DType expected) {
+  if (got != DType::F64 || !isFloat(expected) || expected == DType::F64)
+    return "";
+  std::string numpy = expected == DType::F32   ? "np.float32"
+                      : expected == DType::F16 ? "np.float16"
+                                               : "ml_dtypes.bfloat16";
+  return " (NumPy arrays are float64 by default: save it with "
+         "np.save(path, array.astype(" +
+         numpy + ")))";
 }

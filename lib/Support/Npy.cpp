@@ -44,6 +44,9 @@ struct DescrEntry {
 /// Every descr accepted when reading (see Npy.h). The first entry of each
 /// dtype is the one written.
 constexpr DescrEntry kDescrs[] = {
+    {"<f8", DType::F64, ByteOrder::Little},
+    {">f8", DType::F64, ByteOrder::Big},
+    {"=f8", DType::F64, ByteOrder::Native},
     {"<f4", DType::F32, ByteOrder::Little},
     {">f4", DType::F32, ByteOrder::Big},
     {"=f4", DType::F32, ByteOrder::Native},

@@ -497,6 +497,45 @@ func.func @loss(%x: tensor<3xf32> {fusec.param}, %r: tensor<3xf32>) -> tensor<f3
   expectExact(r[1], {0.5, -2.0, 1.25}, "d/dx");
 }
 
+// f64 parameters get f64 gradients: the mean's 1/count is computed in f64
+// (0.3333333333333333 for 3 elements, where f32 would give
+// 0.3333333432674408), and an f64 island inside an f32 loss (torch-mlir's
+// layer norm statistics) passes the gradient through.
+TEST_F(AutodiffTest, F64) {
+  auto module = parse(R"mlir(
+func.func @loss(%x: tensor<3xf64> {fusec.param}) -> tensor<f64> {
+  %m = fusec.reduce_mean %x axes = [0] : tensor<3xf64> -> tensor<f64>
+  return %m : tensor<f64>
+}
+func.func @island(%x: tensor<3xf32> {fusec.param}) -> tensor<f32> {
+  %d = fusec.cast %x : tensor<3xf32> to tensor<3xf64>
+  %m = fusec.reduce_mean %d axes = [0] : tensor<3xf64> -> tensor<f64>
+  %l = fusec.cast %m : tensor<f64> to tensor<f32>
+  return %l : tensor<f32>
+}
+)mlir");
+  ASSERT_TRUE(module);
+  mlir::func::FuncOp grad = gradientOf(*module, "loss");
+  ASSERT_TRUE(grad);
+  Buffer x = alloc(DType::F64, {3});
+  x.as<double>()[0] = 0.5;
+  x.as<double>()[1] = -2.0;
+  x.as<double>()[2] = 1.25;
+  auto r = run(grad, {x});
+  ASSERT_EQ(r.size(), 2u) << allDiagnostics();
+  expectExact(r[0], {-0.25 / 3.0 * 1.0}, "loss");
+  expectExact(r[1], {1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0}, "d/dx");
+
+  mlir::func::FuncOp island = gradientOf(*module, "island");
+  ASSERT_TRUE(island);
+  r = run(island, {makeF32({3}, {0.5f, -2.0f, 1.25f})});
+  ASSERT_EQ(r.size(), 2u) << allDiagnostics();
+  expectExact(r[1],
+              {double(float(1.0 / 3.0)), double(float(1.0 / 3.0)),
+               double(float(1.0 / 3.0))},
+              "d/dx");
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//

@@ -706,9 +706,12 @@ TEST(Executable, RejectsMalformedLines) {
   EXPECT_EQ(errorOfEdit("buffer 3 temp", "buffer 3 tmp"),
             "invalid .fsx file: line 9: unknown buffer kind \"tmp\" (expected "
             "input, constant, temp or alias)");
+  EXPECT_EQ(errorOfEdit("f32 [5]", "f128 [5]"),
+            "invalid .fsx file: line 8: unknown dtype \"f128\" (expected f32, "
+            "f16, bf16, i1, i32, i64 or f64)");
   EXPECT_EQ(errorOfEdit("f32 [5]", "f64 [5]"),
-            "invalid .fsx file: line 8: unknown dtype \"f64\" (expected f32, "
-            "f16, bf16, i1, i32 or i64)");
+            "invalid .fsx file: buffer 2 (\"bias\\x0aterm\"): constant 0 has "
+            "20 bytes, expected 40 for [5] f64");
   EXPECT_EQ(errorOfEdit("f32 [5]", "F32 [5]"),
             "invalid .fsx file: line 8: expected a dtype, found \"F32 [5] "
             "\\\"bias\\\\x0aterm\\\"\"");
@@ -1147,8 +1150,13 @@ TEST(Executable, LaunchesStayInsideTheirBuffers) {
             "negative element count -5");
   EXPECT_EQ(
       errorOfEdit("param-dtypes [f32,f32,f32]", "param-dtypes [f32,f64,f32]"),
-      "invalid .fsx file: line 15: unknown dtype \"f64\" (expected f32, "
-      "f16, bf16, i1, i32 or i64)");
+      "invalid .fsx file: step 1: argument 1 is buffer 2 "
+      "(\"bias\\x0aterm\") of [5] f32, but kernel 0 (\"fused_add\") "
+      "accesses 5 f64 elements there");
+  EXPECT_EQ(
+      errorOfEdit("param-dtypes [f32,f32,f32]", "param-dtypes [f32,f128,f32]"),
+      "invalid .fsx file: line 15: unknown dtype \"f128\" (expected "
+      "f32, f16, bf16, i1, i32, i64 or f64)");
   // At most 2^30 threads: 2^20 blocks of 1024 is exactly that.
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.steps[1].launch.gridSize = 1048576;

@@ -205,6 +205,11 @@ TEST(Executor, ChecksInputs) {
   EXPECT_EQ(error, "'f' takes 1 input(s), 0 given");
   EXPECT_FALSE(loaded->run({iota(kN - 1)}, error));
   EXPECT_EQ(error, "input #0 is f32[999], the model takes f32[1000]");
+  Buffer wide = Buffer::allocate(DType::F64, {kN});
+  EXPECT_FALSE(loaded->run({wide}, error));
+  EXPECT_EQ(error, "input #0 is f64[1000], the model takes f32[1000] (NumPy "
+                   "arrays are float64 by default: save it with "
+                   "np.save(path, array.astype(np.float32)))");
 }
 
 TEST(Executor, NamesMissingKernels) {

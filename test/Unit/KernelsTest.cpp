@@ -216,6 +216,9 @@ Buffer randomBuffer(std::mt19937 &rng, DType t, const Shape &shape) {
           p < 8 ? int64_t(rng() % 17) - 8
                 : int64_t(uint64_t(rng()) << 32 | uint64_t(rng()));
       break;
+    case DType::F64:
+      b.as<double>()[i] = v;
+      break;
     }
   }
   return b;
@@ -1250,7 +1253,7 @@ TEST(KernelsTest, BinaryBroadcastingRandomVsNaive) {
 TEST(KernelsTest, CompareAndSelectBroadcastingRandomVsNaive) {
   std::mt19937 rng(99);
   for (int iter = 0; iter < 300; ++iter) {
-    DType t = kAllDTypes[iter % 6];
+    DType t = kAllDTypes[iter % std::size(kAllDTypes)];
     k::CompareKind kind = k::CompareKind(iter % 6);
     if (t == DType::I1)
       kind = (iter / 6) % 2 ? k::CompareKind::Eq : k::CompareKind::Ne;
@@ -1366,7 +1369,7 @@ TEST(KernelsTest, BroadcastTo) {
   for (int iter = 0; iter < 200; ++iter) {
     Shape to = randomShape(rng, 0, 5, 4, true);
     Shape from = randomOperandShape(rng, to);
-    DType t = kAllDTypes[iter % 6];
+    DType t = kAllDTypes[iter % std::size(kAllDTypes)];
     Buffer in = randomBuffer(rng, t, from);
     Buffer got = alloc(t, to);
     poison(got);
@@ -1440,7 +1443,7 @@ TEST(KernelsTest, Transpose) {
     std::vector<int64_t> p(shape.size());
     std::iota(p.begin(), p.end(), 0);
     std::shuffle(p.begin(), p.end(), rng);
-    DType t = kAllDTypes[iter % 6];
+    DType t = kAllDTypes[iter % std::size(kAllDTypes)];
     Buffer in = randomBuffer(rng, t, shape);
     expectSameBuffer(transposeOp(in, p), naiveTranspose(in, p),
                      "random " + str(shape));
@@ -1501,7 +1504,7 @@ TEST(KernelsTest, Slice) {
       stride.push_back(st);
       size.push_back(int64_t(rng() % uint64_t(maxSize + 1)));
     }
-    DType t = kAllDTypes[iter % 6];
+    DType t = kAllDTypes[iter % std::size(kAllDTypes)];
     Buffer x = randomBuffer(rng, t, shape);
     expectSameBuffer(sliceOp(x, start, size, stride),
                      naiveSlice(x, start, size, stride),
@@ -1582,7 +1585,7 @@ TEST(KernelsTest, Concat) {
   for (int iter = 0; iter < 100; ++iter) {
     Shape base = randomShape(rng, 1, 4, 4, false);
     int64_t axis = int64_t(rng() % base.size());
-    DType t = kAllDTypes[iter % 6];
+    DType t = kAllDTypes[iter % std::size(kAllDTypes)];
     std::vector<Buffer> inputs;
     int n = 1 + int(rng() % 4);
     for (int i = 0; i < n; ++i) {

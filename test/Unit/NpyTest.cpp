@@ -686,9 +686,31 @@ TEST(Npy, RejectsMissingDuplicateAndUnknownKeys) {
                   "unknown key 'align'");
 }
 
+/// kF8 with its descr '<f8' replaced by `descr` (three characters).
+std::string withDescr(const char *descr) {
+  std::string bytes = bytesOf(kF8);
+  bytes.replace(bytes.find("<f8"), 3, descr);
+  return bytes;
+}
+
+TEST(Npy, ReadsFloat64) {
+  // np.save(f, np.array([1.0])): NumPy's default dtype.
+  Buffer b = parseOk(bytesOf(kF8));
+  ASSERT_TRUE(b);
+  EXPECT_EQ(b.dtype(), DType::F64);
+  EXPECT_EQ(b.shape(), Shape({1}));
+  EXPECT_EQ(b.as<double>()[0], 1.0);
+  // Big-endian: the bytes reversed.
+  std::string big = withDescr(">f8");
+  std::reverse(big.end() - 8, big.end());
+  Buffer be = parseOk(big);
+  ASSERT_TRUE(be);
+  EXPECT_EQ(be.as<double>()[0], 1.0);
+}
+
 TEST(Npy, RejectsUnsupportedDescr) {
-  std::string error = parseError(bytesOf(kF8));
-  EXPECT_CONTAINS(error, "unsupported dtype descr '<f8'");
+  std::string error = parseError(withDescr("<c8")); // complex64
+  EXPECT_CONTAINS(error, "unsupported dtype descr '<c8'");
   EXPECT_CONTAINS(error, "'<f4'"); // Lists what is supported.
   EXPECT_CONTAINS(error, "'|b1'");
   EXPECT_CONTAINS(error, "'<V2'");
@@ -934,9 +956,9 @@ TEST(Npy, ReadNpyErrorsNameThePath) {
   EXPECT_EQ(error, missing + ": cannot open: " + std::strerror(ENOENT));
 
   std::string bad = dir.path("bad.npy");
-  ASSERT_TRUE(writeFileAtomically(bad, bytesOf(kF8), error)) << error;
+  ASSERT_TRUE(writeFileAtomically(bad, withDescr("<c8"), error)) << error;
   EXPECT_FALSE(readNpy(bad, error));
-  EXPECT_EQ(error.rfind(bad + ": unsupported dtype descr '<f8'", 0), 0u)
+  EXPECT_EQ(error.rfind(bad + ": unsupported dtype descr '<c8'", 0), 0u)
       << error;
 
   // A directory opens but cannot be read.

@@ -39,6 +39,9 @@ struct Tolerance {
 };
 
 inline constexpr Tolerance kF32Tol{1.3e-6, 1e-5};
+// f64 computes in f64: a few ulps of 2^-52 for libm's transcendental
+// functions.
+inline constexpr Tolerance kF64Tol{1e-13, 1e-300};
 inline constexpr Tolerance kF16Tol{1e-3, 1e-5};
 inline constexpr Tolerance kBF16Tol{1.6e-2, 1e-5};
 // Long chains. Generated kernels keep f16/bf16 values in f32 registers
@@ -61,6 +64,9 @@ inline constexpr Tolerance kMixedBF16Tol{3e-2, 1e-2};
 // ulps where the host's are within 1. f16/bf16 outputs use the chain
 // tolerances above.
 inline constexpr Tolerance kGpuF32Tol{1e-5, 1e-5};
+// f64 outputs on a GPU: CUDA's double-precision exp, log, tanh... are within
+// 2 ulps, the host's within 1, and reductions add in a tree order.
+inline constexpr Tolerance kGpuF64Tol{1e-12, 1e-12};
 
 inline Tolerance toleranceFor(DType t) {
   switch (t) {
@@ -68,6 +74,8 @@ inline Tolerance toleranceFor(DType t) {
     return kF16Tol;
   case DType::BF16:
     return kBF16Tol;
+  case DType::F64:
+    return kF64Tol;
   default:
     return kF32Tol;
   }
@@ -230,6 +238,9 @@ inline Buffer make(DType t, Shape shape, const std::vector<double> &values) {
     case DType::I64:
       b.as<int64_t>()[i] = int64_t(v);
       break;
+    case DType::F64:
+      b.as<double>()[i] = v;
+      break;
     }
   }
   return b;
@@ -284,6 +295,8 @@ inline double valueAt(const Buffer &b, int64_t i) {
     return b.as<int32_t>()[i];
   case DType::I64:
     return double(b.as<int64_t>()[i]);
+  case DType::F64:
+    return b.as<double>()[i];
   }
   return 0;
 }

@@ -6,7 +6,7 @@
 // RUN: not fusec %S/Inputs/bad-broadcast.mlir 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SHAPE: bad-broadcast.mlir:2:8: error: 'fusec.add' op operand 'rhs' of type 'tensor<3xf32>' does not broadcast with 'lhs' (shape [2])
 // RUN: not fusec %S/Inputs/bad-type.mlir 2>&1 | FileCheck %s --check-prefix=TYPE
-// TYPE: bad-type.mlir:2:8: error: 'fusec.exp' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type values, but got 'tensor<2xf64>'
+// TYPE: bad-type.mlir:2:8: error: 'fusec.exp' op operand #0 must be statically shaped tensor of 32-bit float or 16-bit float or bfloat16 type or 64-bit float values, but got 'tensor<2xf128>'
 // RUN: not fusec %S/Inputs/nonexistent.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: fusec: error: cannot open input file '{{.*}}nonexistent.mlir': No such file or directory
 // An unsupported TOSA operation is named at its location.

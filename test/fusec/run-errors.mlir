@@ -19,6 +19,10 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // RUN: not fusec %s --run --input=%t/a16.npy --input=%t/a.npy --output-dir=%t/o2 2>&1 | FileCheck %s --check-prefix=DTYPE
 // DTYPE: run-errors.mlir:4:17: error: argument #0 of 'main' of type 'tensor<2x3xf32>' does not match {{.*}}a16.npy: expected f32 of shape 2x3, got f16 of shape 2x3
 
+// NumPy's default float64, where f32 is wanted: how to convert it.
+// RUN: %python %S/Inputs/npytool.py gen %t/a64.npy "np.ones((2, 3))"
+// RUN: not fusec %s --run --input=%t/a64.npy --input=%t/a.npy --output-dir=%t/o2 2>&1 | FileCheck %s --check-prefix=F64
+// F64: error: argument #0 of 'main' of type 'tensor<2x3xf32>' does not match {{.*}}a64.npy: expected f32 of shape 2x3, got f64 of shape 2x3 (NumPy arrays are float64 by default: save it with np.save(path, array.astype(np.float32)))
 // RUN: not fusec %s --run --input=%t/a.npy --input=%t/a4.npy --output-dir=%t/o3 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SHAPE: run-errors.mlir:4:38: error: argument #1 of 'main' of type 'tensor<2x3xf32>' does not match {{.*}}a4.npy: expected f32 of shape 2x3, got f32 of shape 3x2
 

@@ -27,6 +27,8 @@ struct PipelineOptions {
   /// Inline calls to functions with a body first (code generation compiles
   /// one function; training differentiates through calls).
   bool inlineCalls = false;
+  /// fusec-demote-f64: compute f64 operations in f32.
+  bool demoteF64 = false;
   /// fusec-fold-concat-split (which subsumes canonicalize), else
   /// canonicalize when `canonicalize`.
   bool fold = true;

@@ -69,7 +69,7 @@ protected:
         !toDType(tensor.getElementType()))
       return refuse(op, "uses " + typeString(type) +
                             "; fusec supports statically shaped tensors of "
-                            "f32, f16, bf16, i1, i32 and i64");
+                            "f32, f16, bf16, f64, i1, i32 and i64");
     return success();
   }
 

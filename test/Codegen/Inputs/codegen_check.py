@@ -75,13 +75,20 @@ FLOAT_SPECIALS = {
     "f32": [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-40, -3e-39],
     "f16": [np.nan, np.inf, -np.inf, -0.0, 0.0, 3e-7, -5e-6],
     "bf16": [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-40],
+    "f64": [np.nan, np.inf, -np.inf, -0.0, 0.0, 1e-310, -3e-320],
 }
-LARGE = {"f32": [1e30, -1e30], "f16": [3000.0], "bf16": [1e30, -1e30]}
+LARGE = {"f32": [1e30, -1e30], "f16": [3000.0], "bf16": [1e30, -1e30],
+         "f64": [1e300, -1e300]}
 
 
 def random_input(rng, dtype, shape, large=True):
     size = math.prod(shape)
     special = rng.random(size) < 0.03
+    if dtype == "f64":
+        a = rng.standard_normal(size) * 2
+        choices = np.array(FLOAT_SPECIALS[dtype] + (LARGE[dtype] if large else []))
+        a[special] = rng.choice(choices, int(special.sum()))
+        return a.reshape(shape)
     if dtype in ("f32", "f16", "bf16"):
         a = (rng.standard_normal(size) * 2).astype(np.float32)
         choices = np.array(FLOAT_SPECIALS[dtype] + (LARGE[dtype] if large else []),
@@ -268,7 +275,8 @@ class Checker:
 
     def tolerance(self, f, mode, dtype):
         """None: bitwise. Else (rtol, atol)."""
-        dtype = {"float16": "f16", "float32": "f32"}.get(dtype, dtype)
+        dtype = {"float16": "f16", "float32": "f32",
+                 "float64": "f64"}.get(dtype, dtype)
         chain = mode == "default" and f["half"]
         if dtype == "f16" and chain:
             return self.tol["kF16ChainTol"]
@@ -278,8 +286,8 @@ class Checker:
             # f32 results of f16/bf16 chains carry their error.
             return self.tol["kBF16ChainTol"]
         if f["sums"]:
-            return {"f16": self.tol["kF16Tol"], "bf16": self.tol["kBF16Tol"]}.get(
-                dtype, self.tol["kF32Tol"])
+            return {"f16": self.tol["kF16Tol"], "bf16": self.tol["kBF16Tol"],
+                    "f64": self.tol["kF64Tol"]}.get(dtype, self.tol["kF32Tol"])
         return None
 
     def run_host(self, lib, f):

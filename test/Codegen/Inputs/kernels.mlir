@@ -99,6 +99,54 @@ func.func @softmax_f16(%x: tensor<10x300xf16>) -> tensor<10x300xf16> {
   return %o : tensor<10x300xf16>
 }
 
+// f64, as torch-mlir exports nn.LayerNorm: an f32 -> f64 cast, the mean
+// and variance in f64, back to f32; and the f64 forms of every elementwise
+// function, casts to and from every type, and f64 extrema.
+func.func @layernorm_f64(%x: tensor<6x40xf32>, %g: tensor<40xf32>) -> tensor<6x40xf32> {
+  %x64 = fusec.cast %x : tensor<6x40xf32> to tensor<6x40xf64>
+  %mean = fusec.reduce_mean %x64 axes = [1] keep_dims : tensor<6x40xf64> -> tensor<6x1xf64>
+  %c = fusec.sub %x64, %mean : tensor<6x40xf64>, tensor<6x1xf64>
+  %sq = fusec.mul %c, %c : tensor<6x40xf64>
+  %var = fusec.reduce_mean %sq axes = [1] keep_dims : tensor<6x40xf64> -> tensor<6x1xf64>
+  %eps = fusec.constant dense<1.0e-5> : tensor<f64>
+  %ve = fusec.add %var, %eps : tensor<6x1xf64>, tensor<f64>
+  %r = fusec.rsqrt %ve : tensor<6x1xf64>
+  %n = fusec.mul %c, %r : tensor<6x40xf64>, tensor<6x1xf64>
+  %n32 = fusec.cast %n : tensor<6x40xf64> to tensor<6x40xf32>
+  %o = fusec.mul %n32, %g : tensor<6x40xf32>, tensor<40xf32>
+  return %o : tensor<6x40xf32>
+}
+
+func.func @elementwise_f64(%a: tensor<9x33xf64>, %b: tensor<33xf64>, %i: tensor<9x33xi64>) -> (tensor<9x33xf64>, tensor<9x33xf64>, tensor<9x33xf16>, tensor<9x33xbf16>, tensor<9x33xi32>, tensor<9x33xi1>, tensor<33xf64>, tensor<9xf64>) {
+  %e = fusec.exp %a : tensor<9x33xf64>
+  %l = fusec.log %e : tensor<9x33xf64>
+  %t = fusec.tanh %a : tensor<9x33xf64>
+  %s = fusec.sigmoid %t : tensor<9x33xf64>
+  %g = fusec.gelu %s : tensor<9x33xf64>
+  %gt = fusec.gelu %g approximate = tanh : tensor<9x33xf64>
+  %q = fusec.sqrt %e : tensor<9x33xf64>
+  %rq = fusec.reciprocal %q : tensor<9x33xf64>
+  %er = fusec.erf %rq : tensor<9x33xf64>
+  %ab = fusec.abs %b : tensor<33xf64>
+  %p = fusec.pow %ab, %b : tensor<33xf64>
+  %mx = fusec.max %er, %p : tensor<9x33xf64>, tensor<33xf64>
+  %mn = fusec.min %mx, %gt : tensor<9x33xf64>
+  %re = fusec.relu %l : tensor<9x33xf64>
+  %ng = fusec.neg %re : tensor<9x33xf64>
+  %dv = fusec.div %mn, %ng : tensor<9x33xf64>
+  %fi = fusec.cast %i : tensor<9x33xi64> to tensor<9x33xf64>
+  %sum = fusec.add %dv, %fi : tensor<9x33xf64>
+  %h = fusec.cast %a : tensor<9x33xf64> to tensor<9x33xf16>
+  %bf = fusec.cast %a : tensor<9x33xf64> to tensor<9x33xbf16>
+  %k = fusec.constant dense<1.0e9> : tensor<f64>
+  %big = fusec.mul %a, %k : tensor<9x33xf64>, tensor<f64>
+  %ci = fusec.cast %big : tensor<9x33xf64> to tensor<9x33xi32>
+  %cmp = fusec.compare lt, %a, %b : tensor<9x33xf64>, tensor<33xf64>
+  %cmax = fusec.reduce_max %a axes = [0] : tensor<9x33xf64> -> tensor<33xf64>
+  %rmin = fusec.reduce_min %a axes = [1] : tensor<9x33xf64> -> tensor<9xf64>
+  return %sum, %l, %h, %bf, %ci, %cmp, %cmax, %rmin : tensor<9x33xf64>, tensor<9x33xf64>, tensor<9x33xf16>, tensor<9x33xbf16>, tensor<9x33xi32>, tensor<9x33xi1>, tensor<33xf64>, tensor<9xf64>
+}
+
 // Layer normalisation over the last two axes.
 func.func @layernorm(%x: tensor<4x6x40xf32>, %g: tensor<40xf32>) -> tensor<4x6x40xf32> {
   %mean = fusec.reduce_mean %x axes = [1, 2] keep_dims : tensor<4x6x40xf32> -> tensor<4x1x1xf32>

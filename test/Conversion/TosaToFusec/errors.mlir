@@ -66,10 +66,10 @@ func.func @several(%x: tensor<4x3xf32>) -> (tensor<3xi32>, tensor<4x3xf32>) {
 
 // A refusal and an unsupported operation together, in two functions, with
 // a function in between that imports cleanly.
-func.func @first(%x: tensor<4xf64>) -> tensor<4xf64> {
-  // expected-error @+1 {{cannot import 'tosa.exp': uses tensor<4xf64>}}
-  %0 = tosa.exp %x : (tensor<4xf64>) -> tensor<4xf64>
-  return %0 : tensor<4xf64>
+func.func @first(%x: tensor<4xf128>) -> tensor<4xf128> {
+  // expected-error @+1 {{cannot import 'tosa.exp': uses tensor<4xf128>}}
+  %0 = tosa.exp %x : (tensor<4xf128>) -> tensor<4xf128>
+  return %0 : tensor<4xf128>
 }
 func.func @clean(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tosa.exp %x : (tensor<4xf32>) -> tensor<4xf32>
@@ -89,16 +89,16 @@ func.func @second(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @f64(%a: tensor<4xf64>) -> tensor<4xf64> {
-  // expected-error @+1 {{cannot import 'tosa.abs': uses tensor<4xf64>; fusec supports statically shaped tensors of f32, f16, bf16, i1, i32 and i64}}
-  %0 = tosa.abs %a : (tensor<4xf64>) -> tensor<4xf64>
-  return %0 : tensor<4xf64>
+func.func @f128(%a: tensor<4xf128>) -> tensor<4xf128> {
+  // expected-error @+1 {{cannot import 'tosa.abs': uses tensor<4xf128>; fusec supports statically shaped tensors of f32, f16, bf16, f64, i1, i32 and i64}}
+  %0 = tosa.abs %a : (tensor<4xf128>) -> tensor<4xf128>
+  return %0 : tensor<4xf128>
 }
 
 // -----
 
 func.func @i8(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{cannot import 'tosa.add': uses tensor<4xi8>; fusec supports statically shaped tensors of f32, f16, bf16, i1, i32 and i64}}
+  // expected-error @+1 {{cannot import 'tosa.add': uses tensor<4xi8>; fusec supports statically shaped tensors of f32, f16, bf16, f64, i1, i32 and i64}}
   %0 = tosa.add %a, %b : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -123,7 +123,7 @@ func.func @const_i8() -> tensor<2xi8> {
 // -----
 
 func.func @dynamic_shape(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
-  // expected-error @+1 {{cannot import 'tosa.exp': uses tensor<?x4xf32>; fusec supports statically shaped tensors of f32, f16, bf16, i1, i32 and i64}}
+  // expected-error @+1 {{cannot import 'tosa.exp': uses tensor<?x4xf32>; fusec supports statically shaped tensors of f32, f16, bf16, f64, i1, i32 and i64}}
   %0 = tosa.exp %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }

@@ -558,6 +558,44 @@ func.func @cast_of_exact_cast(%h: tensor<4xf16>, %b: tensor<4xi1>, %i: tensor<4x
   return %1, %2, %4, %6, %8, %10, %12 : tensor<4xf16>, tensor<4xbf16>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xi32>, tensor<4xi64>
 }
 
+// f64 holds every f32, f16, bf16 and i32 exactly: a cast through f64 is a
+// cast of x (torch-mlir's f32 -> f64 -> f32 around a layer norm's variance
+// disappears). A cast from f64 to f32 that rounds is kept.
+// CHECK-LABEL: func.func @cast_through_f64
+// CHECK-SAME: (%[[F:[^:]*]]: tensor<4xf32>, %[[I:[^:]*]]: tensor<4xi32>, %[[D:[^:]*]]: tensor<4xf64>)
+// CHECK-DAG: %[[IH:.+]] = fusec.cast %[[I]] : tensor<4xi32> to tensor<4xf16>
+// CHECK-DAG: %[[DF:.+]] = fusec.cast %[[D]] : tensor<4xf64> to tensor<4xf32>
+// CHECK-DAG: %[[DFD:.+]] = fusec.cast %[[DF]] : tensor<4xf32> to tensor<4xf64>
+// CHECK: return %[[F]], %[[IH]], %[[DFD]]
+func.func @cast_through_f64(%f: tensor<4xf32>, %i: tensor<4xi32>, %d: tensor<4xf64>)
+    -> (tensor<4xf32>, tensor<4xf16>, tensor<4xf64>) {
+  %0 = fusec.cast %f : tensor<4xf32> to tensor<4xf64>
+  %1 = fusec.cast %0 : tensor<4xf64> to tensor<4xf32>
+  %2 = fusec.cast %i : tensor<4xi32> to tensor<4xf64>
+  %3 = fusec.cast %2 : tensor<4xf64> to tensor<4xf16>
+  %4 = fusec.cast %d : tensor<4xf64> to tensor<4xf32>
+  %5 = fusec.cast %4 : tensor<4xf32> to tensor<4xf64>
+  return %1, %3, %5 : tensor<4xf32>, tensor<4xf16>, tensor<4xf64>
+}
+
+// f64 constants fold in f64: 0.1 + 0.2 is 0.30000000000000004 (the double
+// 0x3FD3333333333334, not 0.3), and 1/3 rounds to f32 once, to 0x3EAAAAAB
+// (printed 0.333333343).
+// CHECK-LABEL: func.func @fold_f64()
+// CHECK-DAG: fusec.constant dense<0.30000000000000004> : tensor<f64>
+// CHECK-DAG: fusec.constant dense<0.333333343> : tensor<f32>
+// CHECK-NOT: fusec.add
+func.func @fold_f64() -> (tensor<f64>, tensor<f32>) {
+  %a = fusec.constant dense<0.1> : tensor<f64>
+  %b = fusec.constant dense<0.2> : tensor<f64>
+  %0 = fusec.add %a, %b : tensor<f64>
+  %one = fusec.constant dense<1.0> : tensor<f64>
+  %three = fusec.constant dense<3.0> : tensor<f64>
+  %1 = fusec.div %one, %three : tensor<f64>
+  %2 = fusec.cast %1 : tensor<f64> to tensor<f32>
+  return %0, %2 : tensor<f64>, tensor<f32>
+}
+
 // Round to nearest even, saturate, NaN -> 0. 0x3EFFFFFF is the float just
 // below 0.5; 0x5F000000 is 2^63.
 // CHECK-LABEL: func.func @fold_cast_float_to_int()

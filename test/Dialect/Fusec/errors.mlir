@@ -86,9 +86,9 @@ func.func @pow_i32(%a: tensor<4xi32>) {
 
 // -----
 
-func.func @binary_f64(%a: tensor<4xf64>) {
-  // expected-error-re @+1 {{'fusec.min' op operand #0 must be statically shaped tensor of {{.*}}, but got 'tensor<4xf64>'}}
-  %0 = fusec.min %a, %a : tensor<4xf64>
+func.func @binary_f128(%a: tensor<4xf128>) {
+  // expected-error-re @+1 {{'fusec.min' op operand #0 must be statically shaped tensor of {{.*}}, but got 'tensor<4xf128>'}}
+  %0 = fusec.min %a, %a : tensor<4xf128>
   return
 }
 
@@ -114,9 +114,9 @@ func.func @neg_i1(%a: tensor<4xi1>) {
 
 // -----
 
-func.func @unsupported_f64(%a: tensor<4xf64>) {
-  // expected-error-re @+1 {{'fusec.sqrt' op operand #0 must be statically shaped tensor of {{.*}}, but got 'tensor<4xf64>'}}
-  %0 = fusec.sqrt %a : tensor<4xf64>
+func.func @unsupported_f128(%a: tensor<4xf128>) {
+  // expected-error-re @+1 {{'fusec.sqrt' op operand #0 must be statically shaped tensor of {{.*}}, but got 'tensor<4xf128>'}}
+  %0 = fusec.sqrt %a : tensor<4xf128>
   return
 }
 
@@ -297,8 +297,8 @@ func.func @cast_shape_change(%a: tensor<4xf32>) {
 // -----
 
 func.func @cast_unsupported_result(%a: tensor<4xf32>) {
-  // expected-error-re @+1 {{'fusec.cast' op result #0 must be statically shaped tensor of {{.*}}, but got 'tensor<4xf64>'}}
-  %0 = fusec.cast %a : tensor<4xf32> to tensor<4xf64>
+  // expected-error-re @+1 {{'fusec.cast' op result #0 must be statically shaped tensor of {{.*}}, but got 'tensor<4xf128>'}}
+  %0 = fusec.cast %a : tensor<4xf32> to tensor<4xf128>
   return
 }
 
@@ -854,9 +854,9 @@ func.func @constant_type_mismatch() {
 
 // -----
 
-func.func @constant_f64() {
-  // expected-error-re @+1 {{'fusec.constant' op result #0 must be statically shaped tensor of {{.*}}, but got 'tensor<2xf64>'}}
-  %0 = fusec.constant dense<1.0> : tensor<2xf64>
+func.func @constant_f128() {
+  // expected-error-re @+1 {{'fusec.constant' op result #0 must be statically shaped tensor of {{.*}}, but got 'tensor<2xf128>'}}
+  %0 = fusec.constant dense<1.0> : tensor<2xf128>
   return
 }
 

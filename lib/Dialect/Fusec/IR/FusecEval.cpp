@@ -32,6 +32,8 @@ std::optional<DType> fusec::toDType(Type type) {
     return DType::F16;
   if (type.isBF16())
     return DType::BF16;
+  if (type.isF64())
+    return DType::F64;
   if (type.isSignlessInteger(1))
     return DType::I1;
   if (type.isSignlessInteger(32))
@@ -56,6 +58,8 @@ Type fusec::toMLIRType(DType type, MLIRContext *context) {
     return b.getI32Type();
   case DType::I64:
     return b.getI64Type();
+  case DType::F64:
+    return b.getF64Type();
   }
   return Type();
 }
@@ -184,7 +188,7 @@ std::optional<std::string> fusec::mismatchWithType(const Buffer &buffer,
     std::string s;
     llvm::raw_string_ostream os(s);
     os << "type " << type << " is not a statically shaped tensor of f32, "
-       << "f16, bf16, i1, i32 or i64";
+       << "f16, bf16, f64, i1, i32 or i64";
     return s;
   }
   Shape expected(tensor.getShape().begin(), tensor.getShape().end());
@@ -193,7 +197,8 @@ std::optional<std::string> fusec::mismatchWithType(const Buffer &buffer,
   return "expected " + std::string(dtypeName(*dtype)) + " of shape " +
          formatShape(expected) + ", got " +
          std::string(dtypeName(buffer.dtype())) + " of shape " +
-         formatShape(buffer.shape());
+         formatShape(buffer.shape()) +
+         dtypeMismatchHint(buffer.dtype(), *dtype);
 }
 
 LogicalResult fusec::runBlock(Block &block, ArrayRef<Buffer> args,

@@ -478,11 +478,11 @@ void backpropSum(Adjoints &a, ReductionOpInterface op) {
       int64_t count = 1;
       for (int64_t axis : axes)
         count *= type.getDimSize(axis);
-      // Divided in f32: a count above 65504 is inf in f16 (and above 2048
-      // not exact).
+      // Divided in f32 (f64 for f64): a count above 65504 is inf in f16
+      // (and above 2048 not exact).
       Type element = tensorType(gk).getElementType();
-      Value g32 = a.castTo(gk, a.b.getF32Type());
-      gk = a.castTo(a.div(g32, a.scalar(g32, double(count))), element);
+      Value wide = a.castTo(gk, element.isF64() ? element : a.b.getF32Type());
+      gk = a.castTo(a.div(wide, a.scalar(wide, double(count))), element);
     }
     if (tensorType(gk).getShape() == type.getShape())
       return gk;

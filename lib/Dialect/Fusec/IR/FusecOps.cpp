@@ -796,6 +796,10 @@ static bool isLosslessConversion(Type from, Type to) {
     return true; // 0 and 1 exist everywhere, and i1 -> i1 is x != 0.
   if ((from.isF16() || from.isBF16()) && to.isF32())
     return true;
+  // f64 holds every f32, f16, bf16 and i32 value exactly.
+  if ((from.isF32() || from.isF16() || from.isBF16() || from.isInteger(32)) &&
+      to.isF64())
+    return true;
   return from.isInteger(32) && to.isInteger(64);
 }
 

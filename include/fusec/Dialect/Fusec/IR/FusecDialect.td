@@ -57,9 +57,9 @@ def Fusec_Dialect : Dialect {
 // Types
 //===----------------------------------------------------------------------===//
 
-def Fusec_AnyElement : AnyTypeOf<[F32, F16, BF16, I1, I32, I64]>;
-def Fusec_FloatElement : AnyTypeOf<[F32, F16, BF16]>;
-def Fusec_NumericElement : AnyTypeOf<[F32, F16, BF16, I32, I64]>;
+def Fusec_AnyElement : AnyTypeOf<[F32, F16, BF16, F64, I1, I32, I64]>;
+def Fusec_FloatElement : AnyTypeOf<[F32, F16, BF16, F64]>;
+def Fusec_NumericElement : AnyTypeOf<[F32, F16, BF16, F64, I32, I64]>;
 
 def Fusec_NoEncodingPred :
   CPred<"!::llvm::cast<::mlir::RankedTensorType>($_self).getEncoding()">;
@@ -69,9 +69,9 @@ class Fusec_TensorOf<list<Type> allowed>
   : RankedTensorOf<allowed, [HasStaticShapePred, Fusec_NoEncodingPred],
                    "statically shaped tensor">;
 
-def Fusec_Tensor : Fusec_TensorOf<[F32, F16, BF16, I1, I32, I64]>;
-def Fusec_FloatTensor : Fusec_TensorOf<[F32, F16, BF16]>;
-def Fusec_NumericTensor : Fusec_TensorOf<[F32, F16, BF16, I32, I64]>;
+def Fusec_Tensor : Fusec_TensorOf<[F32, F16, BF16, F64, I1, I32, I64]>;
+def Fusec_FloatTensor : Fusec_TensorOf<[F32, F16, BF16, F64]>;
+def Fusec_NumericTensor : Fusec_TensorOf<[F32, F16, BF16, F64, I32, I64]>;
 def Fusec_BoolTensor : Fusec_TensorOf<[I1]>;
 
 //===----------------------------------------------------------------------===//

@@ -162,6 +162,31 @@ def FusecAutodiff : Pass<"fusec-autodiff", "mlir::ModuleOp"> {
   let dependentDialects = ["::fusec::FusecDialect"];
 }
 
+def FusecDemoteF64 : Pass<"fusec-demote-f64", "mlir::func::FuncOp"> {
+  let summary = "Compute f64 operations in f32";
+  let description = [{
+    Rewrites every fusec operation of a function that computes in f64 to
+    compute in f32, as PyTorch computes on f32 inputs: torch-mlir exports
+    `nn.LayerNorm` (and other f32 models) with an f32 -> f64 cast and the
+    mean and variance in f64, which a GPU computes at a fraction of the f32
+    rate. f64 constants are rounded to f32 once (to nearest even); casts
+    between f32 and f64 disappear. The function's signature is kept: f64
+    arguments are cast to f32 where the body starts, f64 results back to
+    f64 at the return, and so are the f64 operands and results of
+    operations of other dialects (calls).
+
+    The results then differ from the f64 computation by f32 rounding: about
+    1e-7 relative for a layer norm's statistics, what the framework computes
+    itself on f32. Each function with demoted operations gets a remark with
+    their number. fusec runs it with `--demote-f64` (off by default: f64
+    computes in f64).
+  }];
+  let dependentDialects = ["::fusec::FusecDialect"];
+  let statistics = [
+    Statistic<"numDemoted", "demoted", "Operations rewritten from f64 to f32">
+  ];
+}
+
 def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
   let summary = "Run f32 graphs in float16 or bfloat16 where it is safe";
   let description = [{
