@@ -2,6 +2,7 @@
 
 #include "fusec/Driver/Invocation.h"
 #include "fusec/Codegen/KernelCache.h"
+#include "fusec/Codegen/Nvrtc.h"
 #include "fusec/Driver/Report.h"
 #include "fusec/Interpreter/Interpreter.h"
 #include "fusec/Runtime/Cuda/CudaDevice.h"
@@ -9,9 +10,11 @@
 #include "fusec/Support/File.h"
 #include "fusec/Support/Npy.h"
 #include "fusec/Support/Results.h"
+#include "fusec/Support/Version.h"
 
 #include "mlir/IR/Verifier.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -408,6 +411,13 @@ fusec::runInvocation(Invocation &inv, Session &session,
     out << rt::describeCudaDevices();
     return success();
   }
+  if (inv.input.empty()) {
+    // Not standard input by default: in a terminal that would wait for
+    // typing with no sign of it.
+    session.error("no model: give its file, or - to read it from standard "
+                  "input (--help lists the options)");
+    return failure();
+  }
   FailureOr<std::unique_ptr<rt::Device>> device = openRunDevice(inv, session);
   if (failed(device))
     return failure();
@@ -482,17 +492,24 @@ fusec::runInvocation(Invocation &inv, Session &session,
     llvm::raw_string_ostream os(text);
     model.getModule()->print(os);
   }
-  // writeToOutput writes to a temporary file and renames it, so a failure
-  // never leaves a half-written output.
-  std::string path = inv.output.empty() ? "-" : inv.output;
-  llvm::Error err = llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << text;
-    return llvm::Error::success();
-  });
-  if (err) {
-    session.error("cannot write '" + path +
-                  "': " + llvm::toString(std::move(err)));
+  // A file is written to a temporary and renamed, so a failure never leaves
+  // a half-written output; a device or FIFO is written through.
+  std::string error;
+  out.flush(); // What was printed before comes first on stdout.
+  if (!writeOutput(inv.output.empty() ? "-" : inv.output, text, error)) {
+    session.error(error);
     return failure();
   }
   return success();
+}
+
+std::string fusec::versionText() {
+  std::string out = versionLine() + "\n";
+  out += std::string("MLIR ") + LLVM_VERSION_STRING + "\n";
+  std::string whyNot;
+  if (Nvrtc *nvrtc = Nvrtc::get(&whyNot))
+    out += "NVRTC " + nvrtc->version() + "\n";
+  else
+    out += "NVRTC: " + whyNot + "\n";
+  return out + rt::describeCudaLibraries();
 }

@@ -3,6 +3,8 @@
 #include "fusec/Driver/Session.h"
 #include "fusec/Conversion/TosaToFusec/TosaToFusec.h"
 #include "fusec/InitAll.h"
+#include "fusec/Support/Buffer.h"
+#include "fusec/Support/File.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -10,6 +12,8 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
+
+#include <sys/stat.h>
 
 using namespace mlir;
 using namespace fusec;
@@ -111,13 +115,50 @@ void Session::note(const std::string &message, const std::string &who) {
 }
 
 FailureOr<Model> Session::loadFile(const std::string &path) {
+  struct stat st;
+  bool stream =
+      path == "-" || (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
+  if (!stream) {
+    std::string message;
+    std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+    if (!file) {
+      error(message);
+      return failure();
+    }
+    return loadBuffer(std::move(file));
+  }
+  // Standard input, a pipe or a device: read as it comes, stopping at the
+  // first NUL byte of what is not MLIR bytecode (a binary file, /dev/zero)
+  // and at the memory budget (an endless stream).
+  const uint64_t cap = BufferAllocator::defaultLimit();
+  size_t scanned = 0, nul = std::string::npos;
+  auto limit = [&](std::string_view prefix) -> uint64_t {
+    if (prefix.size() >= 4 && prefix.substr(0, 4) == "ML\xefR")
+      return cap;
+    if (nul == std::string::npos) {
+      nul = prefix.find('\0', scanned);
+      scanned = prefix.size();
+    }
+    return nul != std::string::npos ? nul : cap;
+  };
+  FileBytes bytes;
   std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
-  if (!file) {
+  std::string name = path == "-" ? "<stdin>" : path;
+  if (!readFile(path == "-" ? "/dev/stdin" : path, bytes, message, limit)) {
     error(message);
     return failure();
   }
-  return loadBuffer(std::move(file));
+  if (nul != std::string::npos) {
+    error(name + ": not an MLIR model: byte " + std::to_string(nul) +
+          " is NUL (a binary file or a device?)");
+    return failure();
+  }
+  if (bytes.more) {
+    error(name + ": the model is larger than the memory budget (" +
+          std::to_string(cap >> 20) + " MiB)");
+    return failure();
+  }
+  return loadBuffer(llvm::MemoryBuffer::getMemBufferCopy(bytes.view(), name));
 }
 
 FailureOr<Model>

@@ -26,6 +26,9 @@
 using namespace fusec;
 using namespace fusec::rt;
 
+/// The first line is "fusec-executable <version>\n" in every version.
+static constexpr std::string_view kMagic = "fusec-executable ";
+
 const char *fusec::rt::bufferKindName(BufferKind kind) {
   switch (kind) {
   case BufferKind::Input:
@@ -66,10 +69,46 @@ bool fusec::rt::epilogueHasBias(MatmulEpilogue epilogue) {
 
 std::optional<Executable> fusec::rt::readExecutableFile(const std::string &path,
                                                         std::string &error) {
+  // Reading stops where the header's `payload S` line says the file ends,
+  // or after the magic of what is not an .fsx file: an endless device or
+  // pipe is never read whole.
+  size_t scanned = 0;
+  uint64_t total = UINT64_MAX; // Once the payload line is read.
+  auto limit = [&](std::string_view prefix) -> uint64_t {
+    if (prefix.size() >= kMagic.size() &&
+        prefix.substr(0, kMagic.size()) != kMagic)
+      return kMagic.size();
+    if (total != UINT64_MAX)
+      return total;
+    size_t at = prefix.find("\npayload ", scanned > 9 ? scanned - 9 : 0);
+    if (at == std::string_view::npos) {
+      scanned = prefix.size();
+      return UINT64_MAX;
+    }
+    size_t digits = at + 9, end = prefix.find('\n', digits);
+    if (end == std::string_view::npos) {
+      scanned = at; // Search the line again once it is whole.
+      return UINT64_MAX;
+    }
+    uint64_t size = 0;
+    for (size_t i = digits; i < end && total == UINT64_MAX; ++i) {
+      if (prefix[i] < '0' || prefix[i] > '9' || size > UINT64_MAX / 20)
+        total = end + 1; // parseExecutable says what is wrong.
+      else
+        size = size * 10 + uint64_t(prefix[i] - '0');
+    }
+    if (total == UINT64_MAX)
+      total = size > UINT64_MAX - 2 - end ? end + 1 : end + 1 + size;
+    return total;
+  };
   FileBytes bytes;
-  if (!readFile(path, bytes, error))
+  if (!readFile(path, bytes, error, limit))
     return std::nullopt;
   std::optional<Executable> exe = parseExecutable(bytes.view(), error);
+  if (!exe && bytes.more &&
+      error.rfind("invalid .fsx file: trailing data", 0) == 0)
+    error = "invalid .fsx file: trailing data: the file goes on after the "
+            "payload its header declares";
   if (!exe)
     error = path + ": " + error;
   return exe;
@@ -106,9 +145,6 @@ std::string fusec::rt::formatDims(const std::vector<int64_t> &values) {
 }
 
 namespace {
-
-/// The first line is "fusec-executable <version>\n" in every version.
-constexpr std::string_view kMagic = "fusec-executable ";
 
 /// A lower bound on the bytes of one record line ("ptx 0 offset 0 length 0",
 /// "step 0 matmul ..."): a declared count larger than the bytes left divided

@@ -26,7 +26,7 @@ std::string fusec::errnoMessage(int err) {
 }
 
 bool fusec::readFile(const std::string &path, FileBytes &out,
-                     std::string &error) {
+                     std::string &error, const ReadLimit &limit) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     error = path + ": cannot open: " + errnoMessage(errno);
@@ -44,24 +44,45 @@ bool fusec::readFile(const std::string &path, FileBytes &out,
   size_t capacity = 4096;
   if (S_ISREG(st.st_mode) && st.st_size > 0)
     capacity = size_t(st.st_size) + 1;
-  char *data = static_cast<char *>(std::malloc(capacity));
+  // The most bytes to read: what `limit` wants plus one, to see whether the
+  // file goes on.
+  auto wanted = [&](size_t size) -> uint64_t {
+    if (!limit)
+      return UINT64_MAX;
+    uint64_t w = limit(std::string_view(out.data.get(), size));
+    return w == UINT64_MAX ? w : w + 1;
+  };
+  out.data.reset(static_cast<char *>(std::malloc(capacity)));
+  out.more = false;
   size_t size = 0;
   int err = 0;
-  while (data) {
+  bool outOfMemory = !out.data;
+  while (!outOfMemory) {
+    uint64_t want = wanted(size);
+    if (size >= want) {
+      out.more = true;
+      break;
+    }
     if (size == capacity) {
       size_t newCapacity = capacity * 2;
-      char *grown = newCapacity > capacity
-                        ? static_cast<char *>(std::realloc(data, newCapacity))
-                        : nullptr;
+      if (want != UINT64_MAX && newCapacity > want)
+        newCapacity = size_t(want);
+      char *grown =
+          newCapacity > capacity
+              ? static_cast<char *>(std::realloc(out.data.get(), newCapacity))
+              : nullptr;
       if (!grown) {
-        std::free(data);
-        data = nullptr;
+        outOfMemory = true;
         break;
       }
-      data = grown;
+      out.data.release();
+      out.data.reset(grown);
       capacity = newCapacity;
     }
-    ssize_t n = ::read(fd, data + size, capacity - size);
+    size_t room = capacity - size;
+    if (want - size < room)
+      room = size_t(want - size);
+    ssize_t n = ::read(fd, out.data.get() + size, room);
     if (n < 0) {
       if (errno == EINTR)
         continue;
@@ -73,16 +94,16 @@ bool fusec::readFile(const std::string &path, FileBytes &out,
     size += size_t(n);
   }
   ::close(fd);
-  if (!data) {
+  if (outOfMemory) {
+    out.data.reset();
     error = path + ": cannot allocate memory to read the file";
     return false;
   }
   if (err) {
-    std::free(data);
+    out.data.reset();
     error = path + ": cannot read: " + errnoMessage(err);
     return false;
   }
-  out.data.reset(data);
   out.size = size;
   return true;
 }
@@ -112,13 +133,63 @@ static std::string temporaryName() {
          "-" + std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
 }
 
-bool fusec::writeFileAtomically(const std::string &path,
-                                std::string_view contents, std::string &error,
-                                Durability durability) {
+namespace {
+
+/// Where writing `path` goes: the file a symbolic link names, and whether
+/// it exists and is not a regular file (then written through, in place).
+struct Destination {
+  std::string path;
+  bool writeThrough = false;
+};
+
+bool resolveDestination(const std::string &path, Destination &out,
+                        std::string &error) {
+  out.path = path;
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
+    return true; // A new file.
+  if (S_ISLNK(st.st_mode)) {
+    char *real = ::realpath(path.c_str(), nullptr);
+    if (!real && errno == ENOENT) {
+      // A link to a file that does not exist yet: the file is created
+      // where it points.
+      char target[4096];
+      ssize_t n = ::readlink(path.c_str(), target, sizeof target - 1);
+      if (n > 0) {
+        target[n] = '\0';
+        size_t slash = path.rfind('/');
+        out.path = target[0] == '/' || slash == std::string::npos
+                       ? std::string(target)
+                       : path.substr(0, slash + 1) + target;
+        return true;
+      }
+    }
+    if (!real) {
+      error = path +
+              ": a symbolic link to nothing writable: " + errnoMessage(errno);
+      return false;
+    }
+    out.path = real;
+    std::free(real);
+    if (::stat(out.path.c_str(), &st) != 0)
+      return true;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    error = path + ": is a directory";
+    return false;
+  }
+  out.writeThrough = !S_ISREG(st.st_mode);
+  return true;
+}
+
+/// Writes `contents` to a new temporary file beside `path` (synced when
+/// asked); its name in `tmp`.
+bool writeTemporary(const std::string &path, std::string_view contents,
+                    std::string &tmp, std::string &error,
+                    Durability durability) {
   // The temporary lives next to the destination so that rename() is atomic.
   size_t slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-  std::string tmp;
   int fd = -1;
   for (int attempt = 0; attempt < 100; ++attempt) {
     tmp = dir + temporaryName();
@@ -149,8 +220,89 @@ bool fusec::writeFileAtomically(const std::string &path,
   fd = -1;
   if (closed != 0)
     return failWith("cannot close", errno);
-  if (::rename(tmp.c_str(), path.c_str()) != 0)
-    return failWith("cannot rename the temporary file into place", errno);
+  return true;
+}
+
+/// Writes into an existing device, FIFO or socket.
+bool writeThrough(const std::string &path, std::string_view contents,
+                  std::string &error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    error = path + ": cannot open: " + errnoMessage(errno);
+    return false;
+  }
+  bool ok = writeAll(fd, contents.data(), contents.size());
+  int err = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  if (!ok)
+    error = path + ": cannot write: " + errnoMessage(err);
+  return ok;
+}
+
+} // namespace
+
+bool fusec::writeFileAtomically(const std::string &path,
+                                std::string_view contents, std::string &error,
+                                Durability durability) {
+  return writeFilesAtomically({{path, std::string(contents)}}, error,
+                              durability);
+}
+
+bool fusec::writeFilesAtomically(
+    const std::vector<std::pair<std::string, std::string>> &files,
+    std::string &error, Durability durability) {
+  std::vector<Destination> destinations(files.size());
+  for (size_t i = 0; i < files.size(); ++i)
+    if (!resolveDestination(files[i].first, destinations[i], error))
+      return false;
+  std::vector<std::string> temporaries;
+  auto removeTemporaries = [&] {
+    for (const std::string &tmp : temporaries)
+      ::unlink(tmp.c_str());
+  };
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (destinations[i].writeThrough)
+      continue;
+    std::string tmp;
+    if (!writeTemporary(destinations[i].path, files[i].second, tmp, error,
+                        durability)) {
+      removeTemporaries();
+      return false;
+    }
+    temporaries.push_back(tmp);
+  }
+  size_t next = 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (destinations[i].writeThrough) {
+      if (!writeThrough(destinations[i].path, files[i].second, error)) {
+        removeTemporaries();
+        return false;
+      }
+      continue;
+    }
+    const std::string &tmp = temporaries[next++];
+    if (::rename(tmp.c_str(), destinations[i].path.c_str()) != 0) {
+      error = files[i].first +
+              ": cannot rename the temporary file into place: " +
+              errnoMessage(errno);
+      removeTemporaries();
+      return false;
+    }
+  }
+  return true;
+}
+
+bool fusec::writeOutput(const std::string &path, std::string_view contents,
+                        std::string &error) {
+  if (path != "-")
+    return writeFileAtomically(path, contents, error);
+  if (!writeAll(STDOUT_FILENO, contents.data(), contents.size())) {
+    error = "<stdout>: cannot write: " + errnoMessage(errno);
+    return false;
+  }
   return true;
 }
 

@@ -11,11 +11,13 @@
 #include "fusec/Support/Npy.h"
 #include "fusec/Support/File.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -455,6 +457,56 @@ void transposeFromFortran(std::byte *dst, const std::byte *src,
   }
 }
 
+/// What readNpy reads of a file whose first bytes are `prefix` (a
+/// ReadLimit): up to the end of the data its header declares; no more than
+/// the prefix when the bytes are not an .npy file or the header is bad
+/// (parseNpy then says why); and only the header when the data would not fit
+/// the memory `budget`.
+struct NpyReadLimit {
+  uint64_t budget = UINT64_MAX;
+  /// Once the header is read: the array and its data size.
+  std::optional<Header> header;
+  uint64_t dataBytes = 0;
+  bool overBudget = false;
+
+  /// Each answer is a fixed position of the file, so that reading stops
+  /// once it is passed.
+  uint64_t operator()(std::string_view prefix) {
+    const auto *u = reinterpret_cast<const unsigned char *>(prefix.data());
+    size_t n = prefix.size();
+    if (n >= kMagicLen && std::memcmp(u, kMagic, kMagicLen) != 0)
+      return kMagicLen; // Not an .npy file: nothing more to read.
+    if (n < kMagicLen + 2)
+      return UINT64_MAX;
+    unsigned major = u[kMagicLen], minor = u[kMagicLen + 1];
+    if (minor != 0 || major < 1 || major > 3)
+      return kMagicLen + 2;
+    size_t lenBytes = major == 1 ? 2 : 4;
+    size_t start = kMagicLen + 2 + lenBytes;
+    if (n < start)
+      return UINT64_MAX;
+    uint64_t headerEnd = start + readLE(u + kMagicLen + 2, lenBytes);
+    if (n < headerEnd)
+      return headerEnd;
+    if (!header) {
+      Header parsed;
+      std::string ignored;
+      HeaderParser parser(prefix.substr(start, headerEnd - start), ignored);
+      std::optional<int64_t> count;
+      if (!parser.parse(parsed) ||
+          !(count = checkedNumElements(parsed.shape)) ||
+          __builtin_mul_overflow(uint64_t(*count),
+                                 uint64_t(dtypeSize(parsed.type)), &dataBytes))
+        return headerEnd; // parseNpy says what is wrong with the header.
+      header = std::move(parsed);
+      overBudget = dataBytes > budget;
+    }
+    return overBudget || dataBytes > UINT64_MAX - 1 - headerEnd
+               ? headerEnd
+               : headerEnd + dataBytes;
+  }
+};
+
 } // namespace
 
 Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
@@ -552,12 +604,33 @@ Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
 
 Buffer fusec::readNpy(const std::string &path, std::string &error,
                       BufferAllocator *allocator) {
+  // Reading stops where the header says the data ends, and before data
+  // that the budget could not hold.
+  NpyReadLimit limit;
+  if (allocator && allocator->limitBytes())
+    limit.budget = allocator->limitBytes() -
+                   std::min(allocator->liveBytes(), allocator->limitBytes());
   FileBytes bytes;
-  if (!readFile(path, bytes, error))
+  if (!readFile(path, bytes, error,
+                [&](std::string_view prefix) { return limit(prefix); }))
     return Buffer();
+  if (limit.overBudget) {
+    // The allocator says why, as for any other buffer over the budget.
+    Buffer probe =
+        allocator->allocate(limit.header->type, limit.header->shape, error);
+    if (!probe) {
+      error = path + ": " + error;
+      return Buffer();
+    }
+  }
   Buffer buffer = parseNpy(bytes.view(), error, allocator);
-  if (!buffer)
+  if (!buffer) {
+    if (bytes.more && limit.header)
+      error = "trailing data: the file goes on after the " +
+              std::to_string(limit.dataBytes) +
+              " bytes of data its header declares";
     error = path + ": " + error;
+  }
   return buffer;
 }
 

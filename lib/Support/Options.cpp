@@ -327,6 +327,10 @@ ArgumentParser::parse(int argc, char **argv,
       message = help();
       return Result::Help;
     }
+    if (arg == "--version" && versionText) {
+      message = versionText();
+      return Result::Help;
+    }
     if (arg.size() < 2 || arg.compare(0, 2, "--") != 0 || arg == "--") {
       if (!arg.empty() && arg[0] == '-' && arg != "-") {
         message = "unknown option '" + arg + "'";

@@ -53,14 +53,19 @@ bool fusec::writeResults(const std::string &dir,
                          std::vector<std::string> &lines, std::string &error) {
   if (!createDirectories(dir, error))
     return false;
+  // All or none: a failure (a full disk) leaves no result of this run.
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::string> summaries;
   for (size_t i = 0; i < results.size(); ++i) {
     std::string path = dir;
     if (!path.empty() && path.back() != '/')
       path += '/';
     path += "result" + std::to_string(i) + ".npy";
-    if (!writeNpy(path, results[i], error))
-      return false;
-    lines.push_back(path + ": " + summarizeBuffer(results[i]));
+    files.emplace_back(path, serializeNpy(results[i]));
+    summaries.push_back(path + ": " + summarizeBuffer(results[i]));
   }
+  if (!writeFilesAtomically(files, error))
+    return false;
+  lines.insert(lines.end(), summaries.begin(), summaries.end());
   return true;
 }

@@ -23,8 +23,10 @@
 #include "fusec/Support/Npy.h"
 #include "fusec/Support/Options.h"
 #include "fusec/Support/Results.h"
+#include "fusec/Support/Version.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -143,11 +145,11 @@ std::unique_ptr<rt::Device> openDevice(const RunToolOptions &options,
   return device;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int runTool(int argc, char **argv) {
   RunToolOptions options;
   ArgumentParser parser("fusec-run", "fusec-run MODEL.fsx [options]");
+  parser.setVersion(
+      [] { return fusec::versionLine() + "\n" + rt::describeCudaLibraries(); });
   options.bindOptions(parser);
   std::vector<std::string> positionals;
   std::string message;
@@ -236,4 +238,17 @@ int main(int argc, char **argv) {
   for (const std::string &line : lines)
     std::cout << line << "\n";
   return written ? 0 : fail(error);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int status = runTool(argc, argv);
+  // What was printed must have reached stdout (a full disk, a closed pipe).
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout)
+    return fail(std::string("<stdout>: cannot write") +
+                (errno ? ": " + fusec::errnoMessage(errno) : ""));
+  return status;
 }

@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
 
   fusec::Invocation invocation;
   fusec::CommandLineBinder binder;
-  binder.positional(invocation.input, "<model.mlir>", "-");
+  binder.positional(invocation.input, "<model.mlir | ->", "");
   invocation.bindOptions(binder);
   // libLLVM registers hundreds of codegen flags; keep --help to fusec's own
   // options and MLIR's standard --mlir-* ones (the rest: --help-hidden).
@@ -51,6 +51,8 @@ int main(int argc, char **argv) {
     if (!ours && !generic && !entry.first.starts_with("mlir-"))
       option->setHiddenFlag(cl::Hidden);
   }
+  cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { os << fusec::versionText(); });
   cl::ParseCommandLineOptions(
       argc, argv,
       "fusec: kernel-fusion and mixed-precision compiler for tensor graphs\n");
@@ -73,6 +75,11 @@ int main(int argc, char **argv) {
   LogicalResult result =
       fusec::runInvocation(invocation, session, configure, llvm::outs());
   llvm::outs().flush();
+  if (std::error_code ec = llvm::outs().error()) {
+    // Said here rather than by raw_fd_ostream's "LLVM ERROR" at exit.
+    session.error("<stdout>: cannot write: " + ec.message());
+    llvm::outs().clear_error();
+  }
   for (const fusec::Diagnostic &d : session.takeDiagnostics())
     llvm::errs() << d.rendered;
   return failed(result) || session.hasErrors() ? 1 : 0;

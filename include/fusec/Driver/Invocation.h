@@ -50,6 +50,11 @@ struct Invocation {
   void bindOptions(OptionBinder &binder);
 };
 
+/// What `fusec --version` prints: fusec's version and git revision, the
+/// MLIR it was built with, and the NVRTC, CUDA driver and cuBLASLt it loads
+/// (or why not), one per line.
+std::string versionText();
+
 /// Runs `invocation`. Diagnostics are collected by `session`; results and
 /// per-step lines go to `out`. `configure` prepares the pass manager (the
 /// command line's MLIR options: timing, IR printing, crash reproducers).

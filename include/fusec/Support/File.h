@@ -14,9 +14,12 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fusec {
 
@@ -29,13 +32,24 @@ inline constexpr std::string_view kTemporaryFilePrefix = ".fusec-tmp-";
 struct FileBytes {
   std::unique_ptr<char, decltype(&std::free)> data{nullptr, &std::free};
   size_t size = 0;
+  /// Reading stopped at the limit with more of the file unread.
+  bool more = false;
   std::string_view view() const { return std::string_view(data.get(), size); }
 };
 
-/// Reads the whole file at `path`. On failure (missing, unreadable, out of
-/// memory) returns false and sets `error` to a message that starts with
-/// the path.
-bool readFile(const std::string &path, FileBytes &out, std::string &error);
+/// How many bytes in all a reader wants from a file whose first bytes are
+/// `prefix` (UINT64_MAX: all of it, or not known yet). Called as the file
+/// is read, so that a reader that learns the size from a header, or that
+/// sees the bytes are not its format, stops there: a device or a pipe that
+/// never ends (/dev/zero) is never read whole.
+using ReadLimit = std::function<uint64_t(std::string_view prefix)>;
+
+/// Reads the file at `path`: all of it, or with `limit` up to one byte past
+/// what it wants (`more` then says the file goes on). On failure (missing,
+/// unreadable, out of memory) returns false and sets `error` to a message
+/// that starts with the path.
+bool readFile(const std::string &path, FileBytes &out, std::string &error,
+              const ReadLimit &limit = {});
 
 enum class Durability {
   /// fsync before the rename: the contents survive a power loss (results,
@@ -46,11 +60,26 @@ enum class Durability {
   Unsynced,
 };
 
-/// Writes `contents` to `path` atomically. On failure nothing is left
+/// Writes `contents` to `path` atomically: to a temporary file beside it,
+/// renamed over it. A symbolic link is followed (the file it names is
+/// replaced, the link stays); a device, FIFO or socket is written through,
+/// never replaced; a directory is an error. On failure nothing is left
 /// behind and `error` starts with the path.
 bool writeFileAtomically(const std::string &path, std::string_view contents,
                          std::string &error,
                          Durability durability = Durability::Synced);
+
+/// writeFileAtomically for several files, all or none: every file is
+/// written to its temporary first, and only when all are complete are they
+/// renamed into place (a full disk leaves none of them).
+bool writeFilesAtomically(
+    const std::vector<std::pair<std::string, std::string>> &files,
+    std::string &error, Durability durability = Durability::Synced);
+
+/// `contents` to `path`, or to standard output for "-", checking that every
+/// byte was written (a full disk, a closed pipe: an error naming the path).
+bool writeOutput(const std::string &path, std::string_view contents,
+                 std::string &error);
 
 /// Writes all of `size` bytes to `fd`, retrying short writes and EINTR.
 bool writeAll(int fd, const char *data, size_t size);

@@ -155,9 +155,15 @@ public:
               std::string_view help) override;
   using OptionBinder::choice;
 
+  /// What `--version` prints (computed when asked); without it, --version
+  /// is an unknown option.
+  void setVersion(std::function<std::string()> text) {
+    versionText = std::move(text);
+  }
+
   enum class Result { Ok, Help, Error };
-  /// Parses argv[1..argc). On Help, the help text is in `message`; on
-  /// Error, a one-line message ("unknown option '--x'").
+  /// Parses argv[1..argc). On Help, the help text (or the version) is in
+  /// `message`; on Error, a one-line message ("unknown option '--x'").
   Result parse(int argc, char **argv, std::vector<std::string> &positionals,
                std::string &message);
 
@@ -169,6 +175,7 @@ private:
               std::string valueName, bool takesValue);
   Option *find(std::string_view name);
   std::string tool, usage;
+  std::function<std::string()> versionText;
   std::vector<Option> options;
   std::vector<std::pair<size_t, std::string>> headings; // Before option i.
 };

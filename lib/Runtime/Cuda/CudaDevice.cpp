@@ -726,3 +726,21 @@ std::string fusec::rt::describeCudaDevices() {
            std::to_string(version % 1000 / 10) + "\n";
   return out;
 }
+
+std::string fusec::rt::describeCudaLibraries() {
+  std::string out, error;
+  if (const Driver *driver = Driver::get(error))
+    out += "CUDA driver " + std::to_string(driver->version / 1000) + "." +
+           std::to_string(driver->version % 1000 / 10) + " (" +
+           driver->library + ")\n";
+  else
+    out += "CUDA driver: " + error + "\n";
+  error.clear();
+  if (const BlasLt *blas = BlasLt::get(error))
+    out += "cuBLASLt " + std::to_string(blas->version / 10000) + "." +
+           std::to_string(blas->version % 10000 / 100) + "." +
+           std::to_string(blas->version % 100) + " (" + blas->library + ")\n";
+  else
+    out += "cuBLASLt: " + error + "\n";
+  return out;
+}

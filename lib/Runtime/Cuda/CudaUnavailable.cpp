@@ -24,6 +24,10 @@ std::string fusec::rt::describeCudaDevices() {
   return std::string("no usable GPU: ") + kWhy + "\n";
 }
 
+std::string fusec::rt::describeCudaLibraries() {
+  return std::string("CUDA: ") + kWhy + "\n";
+}
+
 std::unique_ptr<Device> fusec::rt::createCudaDevice(const CudaDeviceOptions &,
                                                     std::string &error) {
   error = kWhy;

@@ -40,6 +40,10 @@ bool listCudaDevices(std::vector<CudaDeviceInfo> &devices, int &driverVersion,
 /// prints.
 std::string describeCudaDevices();
 
+/// For --version: the CUDA driver and cuBLASLt libraries this process
+/// loads, with their versions, or why each is not usable (one line each).
+std::string describeCudaLibraries();
+
 struct CudaDeviceOptions {
   int ordinal = 0;
   /// Replay step lists as CUDA graphs (else the calls are issued one by
