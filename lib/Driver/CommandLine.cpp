@@ -2,6 +2,10 @@
 
 #include "fusec/Driver/CommandLine.h"
 
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
 namespace cl = llvm::cl;
 using namespace fusec;
 
@@ -23,6 +27,21 @@ void CommandLineBinder::group(std::string_view name,
                               std::string_view description) {
   categories.push_back(
       std::make_unique<cl::OptionCategory>(keep(description), ""));
+  groupNames.emplace_back(name);
+}
+
+std::vector<std::string>
+CommandLineBinder::givenIn(std::string_view group) const {
+  std::vector<std::string> flags;
+  for (size_t g = 0; g < categories.size(); ++g) {
+    if (groupNames[g] != group)
+      continue;
+    for (const auto &o : owned)
+      if (o->getNumOccurrences() > 0 &&
+          llvm::is_contained(o->Categories, categories[g].get()))
+        flags.push_back("--" + o->ArgStr.str());
+  }
+  return flags;
 }
 
 bool CommandLineBinder::owns(const cl::OptionCategory *c) const {
@@ -61,26 +80,39 @@ void CommandLineBinder::flag(std::string_view name, bool &value,
   });
 }
 
+// Integers and numbers are read as text and parsed here, so that a bad
+// value is fusec's error ("invalid value 'abc' for --steps: expected an
+// integer") rather than LLVM's message on stderr.
 void CommandLineBinder::integer(std::string_view name, int64_t &value,
                                 std::string_view help, int64_t minimum) {
-  auto *o = new cl::opt<int64_t>(keep(name), cl::desc(keep(help)),
-                                 cl::init(value), cl::cat(category()));
+  auto *o = new cl::opt<std::string>(keep(name), cl::desc(keep(help)),
+                                     cl::value_desc("N"), cl::cat(category()));
   owned.emplace_back(o);
   loaders.push_back([o, &value, minimum, n = std::string(name)] {
-    if (std::optional<std::string> why = checkMinimum(n, *o, minimum))
+    if (o->getNumOccurrences() == 0)
+      return std::string();
+    std::optional<int64_t> v = parseInteger(*o);
+    if (!v)
+      return invalidOptionValue(n, *o, "expected an integer");
+    if (std::optional<std::string> why = checkMinimum(n, *v, minimum))
       return *why;
-    value = *o;
+    value = *v;
     return std::string();
   });
 }
 
 void CommandLineBinder::number(std::string_view name, double &value,
                                std::string_view help) {
-  auto *o = new cl::opt<double>(keep(name), cl::desc(keep(help)),
-                                cl::init(value), cl::cat(category()));
+  auto *o = new cl::opt<std::string>(keep(name), cl::desc(keep(help)),
+                                     cl::value_desc("X"), cl::cat(category()));
   owned.emplace_back(o);
-  loaders.push_back([o, &value] {
-    value = *o;
+  loaders.push_back([o, &value, n = std::string(name)] {
+    if (o->getNumOccurrences() == 0)
+      return std::string();
+    std::optional<double> v = parseNumber(*o);
+    if (!v)
+      return invalidOptionValue(n, *o, "expected a number");
+    value = *v;
     return std::string();
   });
 }
@@ -169,4 +201,54 @@ bool CommandLineBinder::load(std::string &error) const {
     }
   }
   return true;
+}
+
+bool fusec::parseCommandLine(int argc, char **argv, std::string_view overview,
+                             std::string &error) {
+  std::string text;
+  llvm::raw_string_ostream errs(text);
+  if (cl::ParseCommandLineOptions(
+          argc, argv, llvm::StringRef(overview.data(), overview.size()), &errs))
+    return true;
+  // LLVM's lines start with the program's name; the first is the error,
+  // the rest add to it.
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(text).split(lines, '\n', -1, /*KeepEmpty=*/false);
+  std::string program = llvm::sys::path::filename(argv[0]).str() + ": ";
+  auto strip = [&](llvm::StringRef line) {
+    line = line.trim();
+    line.consume_front(program);
+    line.consume_front(std::string(argv[0]) + ": ");
+    return line;
+  };
+  llvm::SmallVector<llvm::StringRef, 4> m;
+  std::string hint;
+  error.clear();
+  for (llvm::StringRef raw : lines) {
+    llvm::StringRef line = strip(raw);
+    if (llvm::Regex("^Unknown command line argument '([^']*)'")
+            .match(line, &m)) {
+      error = "unknown option '" + m[1].str() + "'";
+    } else if (llvm::Regex("^for the (-+[^ ]+) option: '(.*)' value invalid "
+                           "for ([a-z ]+) argument!$")
+                   .match(line, &m)) {
+      std::string kind = m[3].str();
+      bool integer = kind.find("long") != std::string::npos ||
+                     kind.find("int") != std::string::npos;
+      error = "invalid value '" + m[2].str() + "' for " + m[1].str() +
+              ": expected " + (integer ? "an integer" : "a " + kind);
+    } else if (llvm::Regex("^Did you mean '(-+)([^'=]*)").match(line, &m)) {
+      // A one-letter option (-o) is rarely what a long misspelling meant.
+      if (m[2].size() > 1)
+        hint = " (did you mean '" + m[1].str() + m[2].str() + "'?)";
+    } else if (line.starts_with("Too many positional arguments")) {
+      error = "more than one model given";
+    } else if (error.empty() && !line.starts_with("Can specify at most")) {
+      error = line.str();
+    }
+  }
+  if (error.empty())
+    error = "invalid command line";
+  error += hint + "; --help lists the options";
+  return false;
 }

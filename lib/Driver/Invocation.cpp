@@ -513,3 +513,19 @@ std::string fusec::versionText() {
     out += "NVRTC: " + whyNot + "\n";
   return out + rt::describeCudaLibraries();
 }
+
+void fusec::warnIneffectiveOptions(
+    const Invocation &inv,
+    const std::function<std::vector<std::string>(std::string_view)> &givenIn,
+    Session &session) {
+  bool training = !inv.pipeline.training.train.empty();
+  for (const std::string &flag : givenIn("training"))
+    if (!training && flag != "--train")
+      session.warning(flag + " has no effect without --train=FUNC");
+  for (const std::string &flag : givenIn("training-runs")) {
+    if (!training)
+      session.warning(flag + " has no effect without --train=FUNC");
+    else if (!inv.run)
+      session.warning(flag + " has no effect without --run");
+  }
+}

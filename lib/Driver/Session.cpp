@@ -106,6 +106,14 @@ void Session::error(const std::string &message, const std::string &who) {
   ++errors;
 }
 
+void Session::warning(const std::string &message, const std::string &who) {
+  fusec::Diagnostic d;
+  d.severity = fusec::Diagnostic::Severity::Warning;
+  d.message = message;
+  d.rendered = who + ": warning: " + message + "\n";
+  diagnostics.push_back(std::move(d));
+}
+
 void Session::note(const std::string &message, const std::string &who) {
   fusec::Diagnostic d;
   d.severity = fusec::Diagnostic::Severity::Note;

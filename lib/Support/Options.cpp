@@ -140,8 +140,7 @@ std::string fusec::formatOptionNumber(double value) {
   return buffer;
 }
 
-/// Parses a whole decimal int64; nullopt unless every character is used.
-static std::optional<int64_t> parseInteger(const std::string &text) {
+std::optional<int64_t> fusec::parseInteger(const std::string &text) {
   if (text.empty())
     return std::nullopt;
   errno = 0;
@@ -152,7 +151,7 @@ static std::optional<int64_t> parseInteger(const std::string &text) {
   return int64_t(v);
 }
 
-static std::optional<double> parseNumber(const std::string &text) {
+std::optional<double> fusec::parseNumber(const std::string &text) {
   if (text.empty())
     return std::nullopt;
   errno = 0;

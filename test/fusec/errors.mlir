@@ -16,3 +16,23 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tosa.floor %a : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// Command-line mistakes are fusec's errors, with exit status 1: an unknown
+// option (with LLVM's suggestion when it is a long option), a value that is
+// not a number, two models.
+// RUN: not fusec %s --no-csee 2>&1 | FileCheck %s --check-prefix=BADFLAG
+// BADFLAG: fusec: error: unknown option '--no-csee' (did you mean '--no-cse'?); --help lists the options
+// RUN: not fusec %s --lr=0.1 2>&1 | FileCheck %s --check-prefix=NOSUGGEST
+// NOSUGGEST: fusec: error: unknown option '--lr=0.1'; --help lists the options
+// RUN: not fusec %s --steps=abc 2>&1 | FileCheck %s --check-prefix=INT
+// INT: fusec: error: invalid value 'abc' for --steps: expected an integer
+// INT-NOT: value invalid
+// RUN: not fusec %s --learning-rate=fast 2>&1 | FileCheck %s --check-prefix=NUMBER
+// NUMBER: fusec: error: invalid value 'fast' for --learning-rate: expected a number
+// RUN: not fusec %s %s 2>&1 | FileCheck %s --check-prefix=TWO
+// TWO: fusec: error: more than one model given; --help lists the options
+
+// Flags that do nothing in this invocation are said.
+// RUN: fusec %S/Inputs/tanh.mlir --steps=3 --learning-rate=0.1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEFFECT
+// NOEFFECT-DAG: fusec: warning: --learning-rate has no effect without --train=FUNC
+// NOEFFECT-DAG: fusec: warning: --steps has no effect without --train=FUNC

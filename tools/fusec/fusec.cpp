@@ -53,16 +53,21 @@ int main(int argc, char **argv) {
   }
   cl::SetVersionPrinter(
       [](llvm::raw_ostream &os) { os << fusec::versionText(); });
-  cl::ParseCommandLineOptions(
-      argc, argv,
-      "fusec: kernel-fusion and mixed-precision compiler for tensor graphs\n");
   std::string error;
-  if (!binder.load(error)) {
+  if (!fusec::parseCommandLine(
+          argc, argv,
+          "fusec: kernel-fusion and mixed-precision compiler for tensor "
+          "graphs\n",
+          error) ||
+      !binder.load(error)) {
     llvm::errs() << "fusec: error: " << error << "\n";
     return 1;
   }
 
   fusec::Session session;
+  fusec::warnIneffectiveOptions(
+      invocation, [&](std::string_view group) { return binder.givenIn(group); },
+      session);
   DefaultTimingManager timing;
   applyDefaultTimingManagerCLOptions(timing);
   TimingScope root = timing.getRootScope();

@@ -54,6 +54,8 @@ public:
 
   /// Whether the flag `name` was given on the command line.
   bool given(std::string_view name) const;
+  /// The flags of group `group` given on the command line ("--steps").
+  std::vector<std::string> givenIn(std::string_view group) const;
 
   /// The categories of the bound options (everything else can be hidden
   /// from --help).
@@ -62,11 +64,19 @@ public:
 private:
   llvm::cl::OptionCategory &category();
   std::vector<std::unique_ptr<llvm::cl::OptionCategory>> categories;
+  std::vector<std::string> groupNames;             // One per category.
   std::vector<std::unique_ptr<std::string>> names; // cl keeps StringRefs.
   std::vector<std::unique_ptr<llvm::cl::Option>> owned;
   std::vector<std::function<std::string()>> loaders;
   llvm::StringRef keep(std::string_view text);
 };
+
+/// cl::ParseCommandLineOptions, with its complaints rewritten as fusec's
+/// errors: "unknown option '--x' (did you mean '--y'?)", "invalid value
+/// 'abc' for --steps: expected an integer". False with `error` (one line,
+/// without the "fusec: error: " prefix) when the command line is wrong.
+bool parseCommandLine(int argc, char **argv, std::string_view overview,
+                      std::string &error);
 
 } // namespace fusec
 

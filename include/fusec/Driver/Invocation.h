@@ -21,7 +21,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fusec {
@@ -49,6 +51,15 @@ struct Invocation {
 
   void bindOptions(OptionBinder &binder);
 };
+
+/// Warns, in `session`, about each flag that was given but does nothing in
+/// `invocation` (training flags without --train, training-run flags without
+/// --run). `givenIn(group)` lists the flags of an option group that were
+/// given ("--steps").
+void warnIneffectiveOptions(
+    const Invocation &invocation,
+    const std::function<std::vector<std::string>(std::string_view)> &givenIn,
+    Session &session);
 
 /// What `fusec --version` prints: fusec's version and git revision, the
 /// MLIR it was built with, and the NVRTC, CUDA driver and cuBLASLt it loads

@@ -52,6 +52,8 @@ public:
   bool hasErrors() const { return errors > 0; }
   /// Records an error without a location, rendered "<who>: error: ...".
   void error(const std::string &message, const std::string &who = "fusec");
+  /// Records a warning without a location, rendered "<who>: warning: ...".
+  void warning(const std::string &message, const std::string &who = "fusec");
   /// Records a note without a location, rendered "<who>: note: ...".
   void note(const std::string &message, const std::string &who = "fusec");
 

@@ -127,6 +127,11 @@ std::optional<std::string> assignByteCount(std::string_view option,
                                            bool zeroAllowed, uint64_t &value);
 
 /// The message for an integer option below its minimum, if it is.
+/// A whole decimal int64 / a whole floating-point number; nullopt unless
+/// every character is used (the one parsing of both tools' options).
+std::optional<int64_t> parseInteger(const std::string &text);
+std::optional<double> parseNumber(const std::string &text);
+
 std::optional<std::string> checkMinimum(std::string_view option, int64_t value,
                                         int64_t minimum);
 
