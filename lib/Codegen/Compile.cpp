@@ -7,6 +7,7 @@
 #include "fusec/Dialect/Fusec/IR/FusionForms.h"
 #include "fusec/Runtime/Matmul.h"
 #include "fusec/Runtime/MemoryPlan.h"
+#include "fusec/Support/Checked.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringMap.h"
@@ -77,11 +78,18 @@ FailureOr<int64_t> Planner::addBuffer(Value v, rt::BufferKind kind,
   std::optional<DType> dtype =
       type ? toDType(type.getElementType()) : std::nullopt;
   if (!type || !type.hasStaticShape() || !dtype) {
-    Location loc =
-        v.getDefiningOp() ? v.getDefiningOp()->getLoc() : func.getLoc();
+    Location loc = v.getLoc();
     return emitError(loc) << "code generation needs a statically shaped "
-                             "tensor of f32, f16, bf16, i1, i32 or i64, not "
+                             "tensor of f32, f16, bf16, f64, i1, i32 or i64, "
+                             "not "
                           << v.getType();
+  }
+  std::optional<int64_t> count =
+      checkedNumElements(Shape(type.getShape().begin(), type.getShape().end()));
+  if (!count || !checkedMul(*count, int64_t(dtypeSize(*dtype)))) {
+    Location loc = v.getLoc();
+    return emitError(loc) << "code generation: " << v.getType()
+                          << " has more than INT64_MAX bytes";
   }
   rt::BufferDesc b;
   b.kind = kind;

@@ -1284,6 +1284,26 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
 }
 
 FailureOr<KernelSource> KernelEmitter::run() {
+  // Element counts are int64 in the emitted code: every value must have one
+  // (a shape from the model may not).
+  auto representable = [](Value v) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    return !type || checkedNumElements(
+                        Shape(type.getShape().begin(), type.getShape().end()));
+  };
+  auto tooLarge = [&](Value v) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << v.getType();
+    return fail("a value of " + text + " has more than INT64_MAX elements");
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (!representable(arg))
+      return tooLarge(arg);
+  for (Operation &op : body)
+    for (Value r : op.getResults())
+      if (!representable(r))
+        return tooLarge(r);
   // Index arithmetic in 32 bits when every tensor of the kernel allows it.
   int64_t largest = 0;
   auto note = [&](Value v) { largest = std::max(largest, countOf(v)); };

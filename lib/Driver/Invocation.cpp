@@ -50,7 +50,9 @@ void Invocation::bindOptions(OptionBinder &binder) {
               "An .npy file per argument of the entry function, in order",
               "path.npy", /*commaSeparated=*/false);
   binder.text("output-dir", outputDir,
-              "Directory for result0.npy, result1.npy, ...", "dir");
+              "Directory for result0.npy, result1.npy, ... (default: the "
+              "current directory, which --run then says)",
+              "dir");
   binder.choice("backend", backend,
                 {{Backend::Auto, "auto",
                   "the GPU when available, otherwise the interpreter"},
@@ -410,6 +412,11 @@ fusec::runInvocation(Invocation &inv, Session &session,
   if (inv.execution.listDevices) {
     out << rt::describeCudaDevices();
     return success();
+  }
+  if (inv.run && inv.outputDir.empty()) {
+    session.note("--run writes result0.npy, ... into the current directory "
+                 "(--output-dir=DIR chooses another)");
+    inv.outputDir = ".";
   }
   if (inv.input.empty()) {
     // Not standard input by default: in a terminal that would wait for

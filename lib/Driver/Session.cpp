@@ -42,6 +42,16 @@ struct Session::Handler {
   ~Handler() { session.context->getDiagEngine().eraseHandler(id); }
 
   void collect(mlir::Diagnostic &diag) {
+    // Upstream's InferTypeOpInterface verifier adds "failed to infer
+    // returned types" after the op's own inference error at the same
+    // place: one error is enough.
+    if (diag.getSeverity() == DiagnosticSeverity::Error &&
+        StringRef(diag.str()).ends_with("op failed to infer returned types") &&
+        !session.diagnostics.empty() &&
+        session.diagnostics.back().severity ==
+            fusec::Diagnostic::Severity::Error &&
+        session.diagnostics.back().location == locationOf(diag))
+      return;
     fusec::Diagnostic d;
     switch (diag.getSeverity()) {
     case DiagnosticSeverity::Error:
@@ -58,10 +68,7 @@ struct Session::Handler {
       d.severity = fusec::Diagnostic::Severity::Remark;
       break;
     }
-    if (auto loc = dyn_cast<FileLineColLoc>(diag.getLocation()))
-      d.location =
-          (loc.getFilename().str() + ":" + std::to_string(loc.getLine()) + ":" +
-           std::to_string(loc.getColumn()));
+    d.location = locationOf(diag);
     d.message = diag.str();
     text.clear();
     renderer.emitDiagnostic(diag);
@@ -69,6 +76,15 @@ struct Session::Handler {
     d.rendered = std::move(text);
     text.clear();
     session.diagnostics.push_back(std::move(d));
+  }
+
+  /// "file:line:col", or empty.
+  static std::string locationOf(const mlir::Diagnostic &diag) {
+    auto loc = dyn_cast<FileLineColLoc>(diag.getLocation());
+    if (!loc)
+      return "";
+    return loc.getFilename().str() + ":" + std::to_string(loc.getLine()) + ":" +
+           std::to_string(loc.getColumn());
   }
 
   Session &session;

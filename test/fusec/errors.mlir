@@ -36,3 +36,8 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // RUN: fusec %S/Inputs/tanh.mlir --steps=3 --learning-rate=0.1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEFFECT
 // NOEFFECT-DAG: fusec: warning: --learning-rate has no effect without --train=FUNC
 // NOEFFECT-DAG: fusec: warning: --steps has no effect without --train=FUNC
+
+// An operation whose result type cannot be inferred is one error, not two.
+// RUN: not fusec %S/Inputs/bad-matmul.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL
+// MATMUL: bad-matmul.mlir:2:8: error: 'fusec.matmul' op contraction dimensions differ
+// MATMUL-NOT: failed to infer returned types

@@ -40,7 +40,8 @@ struct Invocation {
   std::string entry;
   bool run = false;
   std::vector<std::string> inputs;
-  std::string outputDir = ".";
+  /// --output-dir; empty: the current directory (said in a note).
+  std::string outputDir;
   Backend backend = Backend::Auto;
   bool verifyEach = false;
   bool compileStats = false;

@@ -475,14 +475,16 @@ void backpropSum(Adjoints &a, ReductionOpInterface op) {
     ArrayRef<int64_t> axes = op.getAxes();
     Value gk = a.reshapeTo(g, Adjoints::keepDimsShape(type, axes));
     if (op.getCombiner() == ReductionCombiner::Mean) {
-      int64_t count = 1;
+      // The count as a double: exact up to 2^53, never negative (an int64
+      // product of huge dimensions would overflow).
+      double count = 1;
       for (int64_t axis : axes)
-        count *= type.getDimSize(axis);
+        count *= double(type.getDimSize(axis));
       // Divided in f32 (f64 for f64): a count above 65504 is inf in f16
       // (and above 2048 not exact).
       Type element = tensorType(gk).getElementType();
       Value wide = a.castTo(gk, element.isF64() ? element : a.b.getF32Type());
-      gk = a.castTo(a.div(wide, a.scalar(wide, double(count))), element);
+      gk = a.castTo(a.div(wide, a.scalar(wide, count)), element);
     }
     if (tensorType(gk).getShape() == type.getShape())
       return gk;

@@ -30,6 +30,7 @@
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/IR/FusionForms.h"
+#include "fusec/Support/Checked.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -306,7 +307,7 @@ int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
     int64_t inputBytes = 0;
     for (Value operand : op.getOperands())
       if (!isa_and_nonnull<ConstantOp>(operand.getDefiningOp()))
-        inputBytes += bytesOf(operand);
+        inputBytes = saturatingAdd(inputBytes, bytesOf(operand));
     int64_t outputBytes = bytesOf(result);
     llvm::SetVector<Operation *> fusibleUsers;
     bool otherUsers = false;
@@ -319,10 +320,15 @@ int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
     int64_t k = fusibleUsers.size();
     if (k < 2)
       continue;
+    // Saturating: byte counts of huge shapes (up to INT64_MAX) and the
+    // launch cost option compare without overflowing.
     bool profitable =
         otherUsers ? inputBytes <= outputBytes
-                   : k * inputBytes <= inputBytes + (k + 1) * outputBytes +
-                                           options.launchCostBytes;
+                   : saturatingMul(k, inputBytes) <=
+                         saturatingAdd(
+                             saturatingAdd(inputBytes,
+                                           saturatingMul(k + 1, outputBytes)),
+                             options.launchCostBytes);
     if (!profitable)
       continue;
     // The first fusible user keeps the original, unless other (boundary)
@@ -956,21 +962,22 @@ FusionPlan Planner::finish() {
         if (def && isSmallConstant(def, options))
           continue;
         if (inputs.insert(operand).second)
-          out.bytesIn += bytesOf(operand);
+          out.bytesIn = saturatingAdd(out.bytesIn, bytesOf(operand));
       }
       for (Value result : op->getResults()) {
         bool external = false, inside = false;
         for (Operation *user : result.getUsers())
           (groupOfOp(user) == g ? inside : external) = true;
         if (external)
-          out.bytesOut += bytesOf(result);
-        if (inside)
-          internal += 2 * bytesOf(result); // A write and a read saved.
+          out.bytesOut = saturatingAdd(out.bytesOut, bytesOf(result));
+        if (inside) // A write and a read saved.
+          internal = saturatingAdd(internal, saturatingMul(2, bytesOf(result)));
       }
     }
     int64_t kernels = llvm::count_if(
         out.ops, [](Operation *op) { return !isa<ReshapeOp>(op); });
-    out.bytesSaved = internal + (kernels - 1) * options.launchCostBytes;
+    out.bytesSaved = saturatingAdd(
+        internal, saturatingMul(kernels - 1, options.launchCostBytes));
     plan.groups.push_back(std::move(out));
   }
   // Kernels: every op that is not a constant or a reshape launches one
