@@ -6,8 +6,20 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <sstream>
+
 namespace cl = llvm::cl;
 using namespace fusec;
+
+/// `help` followed by the default value shown in --help, unless the text
+/// already says what the default is.
+static std::string withDefault(std::string_view help,
+                               const std::string &value) {
+  std::string text(help);
+  if (text.find("(default") != std::string::npos)
+    return text;
+  return text + " (default: " + value + ")";
+}
 
 CommandLineBinder::CommandLineBinder() = default;
 CommandLineBinder::~CommandLineBinder() = default;
@@ -60,8 +72,9 @@ bool CommandLineBinder::given(std::string_view name) const {
 
 void CommandLineBinder::flag(std::string_view name, bool &value,
                              std::string_view help) {
-  auto *on = new cl::opt<bool>(keep(name), cl::desc(keep(help)),
-                               cl::init(value), cl::cat(category()));
+  auto *on = new cl::opt<bool>(
+      keep(name), cl::desc(keep(withDefault(help, value ? "on" : "off"))),
+      cl::init(value), cl::cat(category()));
   owned.emplace_back(on);
   cl::opt<bool> *off = nullptr;
   if (value) {
@@ -85,8 +98,9 @@ void CommandLineBinder::flag(std::string_view name, bool &value,
 // integer") rather than LLVM's message on stderr.
 void CommandLineBinder::integer(std::string_view name, int64_t &value,
                                 std::string_view help, int64_t minimum) {
-  auto *o = new cl::opt<std::string>(keep(name), cl::desc(keep(help)),
-                                     cl::value_desc("N"), cl::cat(category()));
+  auto *o = new cl::opt<std::string>(
+      keep(name), cl::desc(keep(withDefault(help, std::to_string(value)))),
+      cl::value_desc("N"), cl::cat(category()));
   owned.emplace_back(o);
   loaders.push_back([o, &value, minimum, n = std::string(name)] {
     if (o->getNumOccurrences() == 0)
@@ -103,8 +117,11 @@ void CommandLineBinder::integer(std::string_view name, int64_t &value,
 
 void CommandLineBinder::number(std::string_view name, double &value,
                                std::string_view help) {
-  auto *o = new cl::opt<std::string>(keep(name), cl::desc(keep(help)),
-                                     cl::value_desc("X"), cl::cat(category()));
+  std::ostringstream shown;
+  shown << value;
+  auto *o = new cl::opt<std::string>(
+      keep(name), cl::desc(keep(withDefault(help, shown.str()))),
+      cl::value_desc("X"), cl::cat(category()));
   owned.emplace_back(o);
   loaders.push_back([o, &value, n = std::string(name)] {
     if (o->getNumOccurrences() == 0)
@@ -120,9 +137,11 @@ void CommandLineBinder::number(std::string_view name, double &value,
 void CommandLineBinder::text(std::string_view name, std::string &value,
                              std::string_view help,
                              std::string_view valueName) {
-  auto *o = new cl::opt<std::string>(keep(name), cl::desc(keep(help)),
-                                     cl::value_desc(keep(valueName)),
-                                     cl::init(value), cl::cat(category()));
+  auto *o = new cl::opt<std::string>(
+      keep(name),
+      cl::desc(
+          keep(value.empty() ? std::string(help) : withDefault(help, value))),
+      cl::value_desc(keep(valueName)), cl::init(value), cl::cat(category()));
   owned.emplace_back(o);
   loaders.push_back([o, &value] {
     value = *o;
@@ -170,7 +189,9 @@ void CommandLineBinder::choice(std::string_view name, ChoiceRef value,
   // A string checked on load, so that a bad value gets the message every
   // binder gives (not llvm::cl's).
   auto *o = new cl::opt<std::string>(
-      keep(name), cl::desc(keep(value.describe(help))),
+      keep(name),
+      cl::desc(keep(
+          withDefault(value.describe(help), std::string(value.currentName())))),
       cl::value_desc(keep(value.names())),
       cl::init(std::string(value.currentName())), cl::cat(category()));
   owned.emplace_back(o);

@@ -70,6 +70,18 @@ struct Session::Handler {
     }
     d.location = locationOf(diag);
     d.message = diag.str();
+    auto loc = dyn_cast<FileLineColLoc>(diag.getLocation());
+    if (loc && loc.getLine() == 0) {
+      // A module's own location (file:0:0) is where pass options and
+      // flags are checked: no place in the file, so none is shown.
+      static const char *const kSeverity[] = {"error", "warning", "note",
+                                              "remark"};
+      d.location.clear();
+      d.rendered = std::string("fusec: ") + kSeverity[int(d.severity)] + ": " +
+                   d.message + "\n";
+      session.diagnostics.push_back(std::move(d));
+      return;
+    }
     text.clear();
     renderer.emitDiagnostic(diag);
     stream.flush();

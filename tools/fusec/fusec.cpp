@@ -40,15 +40,16 @@ int main(int argc, char **argv) {
   fusec::CommandLineBinder binder;
   binder.positional(invocation.input, "<model.mlir | ->", "");
   invocation.bindOptions(binder);
-  // libLLVM registers hundreds of codegen flags; keep --help to fusec's own
-  // options and MLIR's standard --mlir-* ones (the rest: --help-hidden).
+  // libLLVM registers hundreds of codegen flags: --help shows fusec's own
+  // options; MLIR's standard --mlir-* ones (which work as in mlir-opt) are
+  // listed by --help-hidden, with the rest.
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     bool ours = llvm::any_of(option->Categories, [&](cl::OptionCategory *c) {
       return binder.owns(c);
     });
     bool generic = entry.first == "help" || entry.first == "version";
-    if (!ours && !generic && !entry.first.starts_with("mlir-"))
+    if (!ours && !generic)
       option->setHiddenFlag(cl::Hidden);
   }
   cl::SetVersionPrinter(
@@ -57,7 +58,8 @@ int main(int argc, char **argv) {
   if (!fusec::parseCommandLine(
           argc, argv,
           "fusec: kernel-fusion and mixed-precision compiler for tensor "
-          "graphs\n",
+          "graphs\n\nMLIR's standard flags (--mlir-timing, "
+          "--mlir-print-ir-after-all, ...): --help-hidden\n",
           error) ||
       !binder.load(error)) {
     llvm::errs() << "fusec: error: " << error << "\n";
