@@ -683,6 +683,10 @@ std::string KernelEmitter::opExpression(Operation *op,
       .Case([&](PowOp) {
         return call(floatFn("powf", "pow"), {x[0], x[1]});
       })
+      .Case([&](AndOp) { return "(" + x[0] + " && " + x[1] + ")"; })
+      .Case([&](OrOp) { return "(" + x[0] + " || " + x[1] + ")"; })
+      .Case([&](XorOp) { return "(" + x[0] + " != " + x[1] + ")"; })
+      .Case([&](NotOp) { return "(!" + x[0] + ")"; })
       .Case([&](CompareOp c) {
         const char *ops[] = {"==", "!=", "<", "<=", ">", ">="};
         return "(" + x[0] + " " + ops[int(c.getPredicate())] + " " + x[1] + ")";

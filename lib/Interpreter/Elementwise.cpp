@@ -378,6 +378,28 @@ void kernels::binary(BinaryKind kind, const Buffer &lhs, const Buffer &rhs,
   });
 }
 
+void kernels::logical(LogicalKind kind, const Buffer &lhs, const Buffer &rhs,
+                      Buffer &out) {
+  using E = Elem<DType::I1>;
+  switch (kind) {
+  case LogicalKind::And:
+    return mapBinary<E, E>(
+        lhs, rhs, out, [](uint8_t a, uint8_t b) -> uint8_t { return a & b; });
+  case LogicalKind::Or:
+    return mapBinary<E, E>(
+        lhs, rhs, out, [](uint8_t a, uint8_t b) -> uint8_t { return a | b; });
+  case LogicalKind::Xor:
+    return mapBinary<E, E>(
+        lhs, rhs, out, [](uint8_t a, uint8_t b) -> uint8_t { return a ^ b; });
+  }
+}
+
+void kernels::logicalNot(const Buffer &in, Buffer &out) {
+  using E = Elem<DType::I1>;
+  mapUnary<E, E>(in.as<uint8_t>(), out.as<uint8_t>(), in.numElements(),
+                 [](uint8_t x) -> uint8_t { return !x; });
+}
+
 void kernels::compare(CompareKind kind, const Buffer &lhs, const Buffer &rhs,
                       Buffer &out) {
   visitDType(lhs.dtype(), [&](auto tag) {

@@ -49,6 +49,8 @@ enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };
 
 enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
 
+enum class LogicalKind { And, Or, Xor };
+
 enum class ReduceKind { Sum, Max, Min, Mean };
 
 /// NumPy broadcast of two shapes; false if incompatible.
@@ -73,6 +75,12 @@ void select(const Buffer &cond, const Buffer &onTrue, const Buffer &onFalse,
 /// integers to floats round to nearest even (one rounding). Floats to integers
 /// round to nearest even and saturate; NaN becomes 0. Integers to narrower
 /// integers wrap. Anything to i1 is `x != 0` (NaN -> 1); i1 to numbers is 0/1.
+/// out = lhs op rhs on i1 buffers (0/1), with broadcasting.
+void logical(LogicalKind kind, const Buffer &lhs, const Buffer &rhs,
+             Buffer &out);
+/// out = !in on i1 buffers.
+void logicalNot(const Buffer &in, Buffer &out);
+
 void cast(const Buffer &in, Buffer &out);
 
 /// NumPy broadcast of `in` to out.shape.

@@ -438,6 +438,10 @@ void fusec::populateTosaToFusecPatterns(RewritePatternSet &patterns,
       DirectPattern<tosa::RsqrtOp, RsqrtOp>,
       DirectPattern<tosa::SelectOp, SelectOp>,
       DirectPattern<tosa::CastOp, CastOp>,
+      DirectPattern<tosa::LogicalAndOp, AndOp>,
+      DirectPattern<tosa::LogicalOrOp, OrOp>,
+      DirectPattern<tosa::LogicalXorOp, XorOp>,
+      DirectPattern<tosa::LogicalNotOp, NotOp>,
       ExtremumPattern<tosa::MaximumOp, MaxOp>,
       ExtremumPattern<tosa::MinimumOp, MinOp>,
       ComparePattern<tosa::GreaterOp, CmpPredicate::gt>,
@@ -514,6 +518,7 @@ LogicalResult fusec::importTosa(Operation *root) {
                       << "': fusec imports const, const_shape, add, sub, mul, "
                          "maximum, minimum, pow, abs, negate, exp, log, tanh, "
                          "sigmoid, erf, reciprocal, rsqrt, clamp, cast, "
+                         "logical_and, logical_or, logical_xor, logical_not, "
                          "greater, greater_equal, equal, select, concat, "
                          "slice, reshape, transpose, tile, matmul, "
                          "reduce_sum, reduce_max and reduce_min";

@@ -54,6 +54,18 @@ func.func @booleans(%a: tensor<300xi1>, %b: tensor<300xi1>, %x: tensor<300xi64>)
   return %0, %3 : tensor<300xi1>, tensor<300xi64>
 }
 
+// Logical operations fused with comparisons and a select (a mask).
+func.func @logical(%a: tensor<12x25xi1>, %b: tensor<25xi1>, %x: tensor<12x25xf32>, %y: tensor<12x1xf32>) -> (tensor<12x25xi1>, tensor<12x25xf32>) {
+  %gt = fusec.compare gt, %x, %y : tensor<12x25xf32>, tensor<12x1xf32>
+  %and = fusec.and %a, %b : tensor<12x25xi1>, tensor<25xi1>
+  %or = fusec.or %and, %gt : tensor<12x25xi1>
+  %not = fusec.not %b : tensor<25xi1>
+  %xor = fusec.xor %or, %not : tensor<12x25xi1>, tensor<25xi1>
+  %zero = fusec.constant dense<0.0> : tensor<f32>
+  %masked = fusec.select %xor, %x, %zero : tensor<12x25xi1>, tensor<12x25xf32>, tensor<f32>
+  return %xor, %masked : tensor<12x25xi1>, tensor<12x25xf32>
+}
+
 // Broadcasts in every position, as index arithmetic.
 func.func @broadcasts(%a: tensor<5x1x7xf32>, %b: tensor<6x1xf32>, %c: tensor<f32>) -> tensor<5x6x7xf32> {
   %0 = fusec.add %a, %b : tensor<5x1x7xf32>, tensor<6x1xf32>

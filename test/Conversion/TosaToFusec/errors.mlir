@@ -19,7 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @floor(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{unsupported TOSA operation 'tosa.floor': fusec imports const, const_shape, add, sub, mul, maximum, minimum, pow, abs, negate, exp, log, tanh, sigmoid, erf, reciprocal, rsqrt, clamp, cast, greater, greater_equal, equal, select, concat, slice, reshape, transpose, tile, matmul, reduce_sum, reduce_max and reduce_min}}
+  // expected-error @+1 {{unsupported TOSA operation 'tosa.floor': fusec imports const, const_shape, add, sub, mul, maximum, minimum, pow, abs, negate, exp, log, tanh, sigmoid, erf, reciprocal, rsqrt, clamp, cast, logical_and, logical_or, logical_xor, logical_not, greater, greater_equal, equal, select, concat, slice, reshape, transpose, tile, matmul, reduce_sum, reduce_max and reduce_min}}
   %0 = tosa.floor %a : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }

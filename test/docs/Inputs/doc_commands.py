@@ -90,7 +90,8 @@ for path in files:
         if why:
             skipped[why] = skipped.get(why, 0) + 1
             continue
-        run = cmd.replace("build/bin/", bindir + "/").replace("/tmp/", scratch)
+        # /tmp/ first: the tools' own path may be under /tmp.
+        run = cmd.replace("/tmp/", scratch).replace("build/bin/", bindir + "/")
         if run.startswith("c++ "):
             run = cxx + run[3:]
         elif run.split()[0] in ("fusec", "fusec-run", "fusec-opt"):

@@ -402,6 +402,31 @@ FUSEC_EVAL_BINARY(MinOp, Min)
 FUSEC_EVAL_BINARY(PowOp, Pow)
 #undef FUSEC_EVAL_BINARY
 
+#define FUSEC_EVAL_LOGICAL(Op, Kind)                                           \
+  LogicalResult Op::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,      \
+                             SmallVectorImpl<Buffer> &results) {               \
+    Buffer out = allocateElementwise(*this, operands, ctx);                    \
+    if (!out)                                                                  \
+      return failure();                                                        \
+    k::logical(k::LogicalKind::Kind, operands[0], operands[1], out);           \
+    results.push_back(std::move(out));                                         \
+    return success();                                                          \
+  }
+FUSEC_EVAL_LOGICAL(AndOp, And)
+FUSEC_EVAL_LOGICAL(OrOp, Or)
+FUSEC_EVAL_LOGICAL(XorOp, Xor)
+#undef FUSEC_EVAL_LOGICAL
+
+LogicalResult NotOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                              SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateElementwise(*this, operands, ctx);
+  if (!out)
+    return failure();
+  k::logicalNot(operands[0], out);
+  results.push_back(std::move(out));
+  return success();
+}
+
 static k::CompareKind toKernel(CmpPredicate predicate) {
   switch (predicate) {
   case CmpPredicate::eq:

@@ -198,9 +198,13 @@ Value Adjoints::scatterSlice(Value g, RankedTensorType input,
 
 using P = CmpPredicate;
 
-// No gradient: constants, comparisons.
+// No gradient: constants, comparisons, logical operations (i1 values).
 void ConstantOp::backprop(Adjoints &) {}
 void CompareOp::backprop(Adjoints &) {}
+void AndOp::backprop(Adjoints &) {}
+void OrOp::backprop(Adjoints &) {}
+void XorOp::backprop(Adjoints &) {}
+void NotOp::backprop(Adjoints &) {}
 
 // Unary: x the input, y the result.
 

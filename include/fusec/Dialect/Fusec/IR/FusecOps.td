@@ -240,6 +240,36 @@ def Fusec_PowOp : Fusec_BinaryOp<"pow", Fusec_FloatTensor, "lhs ^ rhs",
 }
 
 //===----------------------------------------------------------------------===//
+// Logical operations on i1
+//===----------------------------------------------------------------------===//
+
+def Fusec_AndOp : Fusec_BinaryOp<"and", Fusec_BoolTensor, "logical and",
+    "Fixed", "Cheap", [Commutative]> {
+  let description = [{
+    `lhs && rhs` per element of two `i1` tensors, with broadcasting.
+
+    ```mlir
+    %m = fusec.and %a, %b : tensor<4x3xi1>, tensor<3xi1>
+    ```
+  }];
+}
+
+def Fusec_OrOp : Fusec_BinaryOp<"or", Fusec_BoolTensor, "logical or",
+    "Fixed", "Cheap", [Commutative]> {
+  let description = [{ `lhs || rhs` per element, with broadcasting. }];
+}
+
+def Fusec_XorOp : Fusec_BinaryOp<"xor", Fusec_BoolTensor,
+    "logical exclusive or", "Fixed", "Cheap", [Commutative]> {
+  let description = [{ `lhs != rhs` per element, with broadcasting. }];
+}
+
+def Fusec_NotOp : Fusec_UnaryOp<"not", Fusec_BoolTensor, "logical not",
+    "Fixed", "Cheap"> {
+  let description = [{ `!x` per element of an `i1` tensor. }];
+}
+
+//===----------------------------------------------------------------------===//
 // compare, select, cast
 //===----------------------------------------------------------------------===//
 
