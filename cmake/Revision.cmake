@@ -1,6 +1,8 @@
 # Writes OUT, a C++ include defining FUSEC_VERSION_STRING and
 # FUSEC_GIT_REVISION (the commit of SOURCE_DIR, "-dirty" with uncommitted
-# changes, "unknown" outside a git checkout), only when they change, so that
+# changes; outside a git checkout the contents of SOURCE_DIR/REVISION, which
+# copies of the sources such as bench/gpu's bundle carry, else "unknown"),
+# only when they change, so that
 # a build after a commit rebuilds one file. Run by the fusec-revision target
 # on every build: cmake -DSOURCE_DIR=... -DVERSION=... -DOUT=... -P this.
 set(revision "unknown")
@@ -16,6 +18,11 @@ if(GIT_FOUND AND EXISTS "${SOURCE_DIR}/.git")
     if(dirty)
       set(revision "${revision}-dirty")
     endif()
+  endif()
+elseif(EXISTS "${SOURCE_DIR}/REVISION")
+  file(STRINGS "${SOURCE_DIR}/REVISION" lines LIMIT_COUNT 1)
+  if(lines MATCHES "^[0-9a-f]+(-dirty)?$")
+    set(revision "${lines}")
   endif()
 endif()
 set(text "#define FUSEC_VERSION_STRING \"${VERSION}\"\n#define FUSEC_GIT_REVISION \"${revision}\"\n")

@@ -51,6 +51,13 @@ def run(cmd):
 
 
 def copy_sources(out):
+    # The copy has no .git: its REVISION file gives fusec --version the
+    # commit (cmake/Revision.cmake).
+    revision = run(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"]).strip()
+    dirty = subprocess.run(["git", "-C", ROOT, "diff", "--quiet", "HEAD", "--"]).returncode
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "REVISION"), "w") as f:
+        f.write(revision + ("-dirty" if dirty else "") + "\n")
     files = run(["git", "-C", ROOT, "ls-files", "-co", "--exclude-standard"])
     for f in files.splitlines():
         if f.startswith("bench/gpu/bundle") or not os.path.isfile(
