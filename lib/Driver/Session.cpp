@@ -56,7 +56,6 @@ struct Session::Handler {
     switch (diag.getSeverity()) {
     case DiagnosticSeverity::Error:
       d.severity = fusec::Diagnostic::Severity::Error;
-      ++session.errors;
       break;
     case DiagnosticSeverity::Warning:
       d.severity = fusec::Diagnostic::Severity::Warning;
@@ -68,20 +67,17 @@ struct Session::Handler {
       d.severity = fusec::Diagnostic::Severity::Remark;
       break;
     }
-    d.location = locationOf(diag);
-    d.message = diag.str();
     auto loc = dyn_cast<FileLineColLoc>(diag.getLocation());
     if (loc && loc.getLine() == 0) {
       // A module's own location (file:0:0) is where pass options and
       // flags are checked: no place in the file, so none is shown.
-      static const char *const kSeverity[] = {"error", "warning", "note",
-                                              "remark"};
-      d.location.clear();
-      d.rendered = std::string("fusec: ") + kSeverity[int(d.severity)] + ": " +
-                   d.message + "\n";
-      session.diagnostics.push_back(std::move(d));
+      session.record(d.severity, diag.str());
       return;
     }
+    if (d.severity == fusec::Diagnostic::Severity::Error)
+      ++session.errors;
+    d.location = locationOf(diag);
+    d.message = diag.str();
     text.clear();
     renderer.emitDiagnostic(diag);
     stream.flush();
@@ -126,28 +122,28 @@ std::vector<fusec::Diagnostic> Session::takeDiagnostics() {
   return std::move(diagnostics);
 }
 
-void Session::error(const std::string &message, const std::string &who) {
+void Session::record(fusec::Diagnostic::Severity severity,
+                     const std::string &message, const std::string &who) {
+  static const char *const kNames[] = {"error", "warning", "note", "remark"};
   fusec::Diagnostic d;
+  d.severity = severity;
   d.message = message;
-  d.rendered = who + ": error: " + message + "\n";
+  d.rendered = who + ": " + kNames[int(severity)] + ": " + message + "\n";
   diagnostics.push_back(std::move(d));
-  ++errors;
+  if (severity == fusec::Diagnostic::Severity::Error)
+    ++errors;
+}
+
+void Session::error(const std::string &message, const std::string &who) {
+  record(fusec::Diagnostic::Severity::Error, message, who);
 }
 
 void Session::warning(const std::string &message, const std::string &who) {
-  fusec::Diagnostic d;
-  d.severity = fusec::Diagnostic::Severity::Warning;
-  d.message = message;
-  d.rendered = who + ": warning: " + message + "\n";
-  diagnostics.push_back(std::move(d));
+  record(fusec::Diagnostic::Severity::Warning, message, who);
 }
 
 void Session::note(const std::string &message, const std::string &who) {
-  fusec::Diagnostic d;
-  d.severity = fusec::Diagnostic::Severity::Note;
-  d.message = message;
-  d.rendered = who + ": note: " + message + "\n";
-  diagnostics.push_back(std::move(d));
+  record(fusec::Diagnostic::Severity::Note, message, who);
 }
 
 FailureOr<Model> Session::loadFile(const std::string &path) {

@@ -52,6 +52,10 @@ public:
   bool hasErrors() const { return errors > 0; }
   /// Records an error without a location, rendered "<who>: error: ...".
   void error(const std::string &message, const std::string &who = "fusec");
+  /// Records a diagnostic without a location, rendered
+  /// "<who>: <severity>: <message>".
+  void record(fusec::Diagnostic::Severity severity, const std::string &message,
+              const std::string &who = "fusec");
   /// Records a warning without a location, rendered "<who>: warning: ...".
   void warning(const std::string &message, const std::string &who = "fusec");
   /// Records a note without a location, rendered "<who>: note: ...".

@@ -308,26 +308,33 @@ Buffer allocateElementwise(Operation *op, ArrayRef<Buffer> operands,
   return ctx.allocate(dtypeOf(op->getResult(0).getType()), std::move(shape));
 }
 
-LogicalResult evalUnary(Operation *op, k::UnaryKind kind,
-                        ArrayRef<Buffer> operands, EvalContext &ctx,
-                        SmallVectorImpl<Buffer> &results) {
+/// Allocates the elementwise result and fills it with `compute`.
+LogicalResult evalElementwise(Operation *op, ArrayRef<Buffer> operands,
+                              EvalContext &ctx,
+                              SmallVectorImpl<Buffer> &results,
+                              llvm::function_ref<void(Buffer &)> compute) {
   Buffer out = allocateElementwise(op, operands, ctx);
   if (!out)
     return failure();
-  k::unary(kind, operands[0], out);
+  compute(out);
   results.push_back(std::move(out));
   return success();
+}
+
+LogicalResult evalUnary(Operation *op, k::UnaryKind kind,
+                        ArrayRef<Buffer> operands, EvalContext &ctx,
+                        SmallVectorImpl<Buffer> &results) {
+  return evalElementwise(op, operands, ctx, results, [&](Buffer &out) {
+    k::unary(kind, operands[0], out);
+  });
 }
 
 LogicalResult evalBinary(Operation *op, k::BinaryKind kind,
                          ArrayRef<Buffer> operands, EvalContext &ctx,
                          SmallVectorImpl<Buffer> &results) {
-  Buffer out = allocateElementwise(op, operands, ctx);
-  if (!out)
-    return failure();
-  k::binary(kind, operands[0], operands[1], out);
-  results.push_back(std::move(out));
-  return success();
+  return evalElementwise(op, operands, ctx, results, [&](Buffer &out) {
+    k::binary(kind, operands[0], operands[1], out);
+  });
 }
 
 /// Allocates the single result with the op's result type.
@@ -405,12 +412,9 @@ FUSEC_EVAL_BINARY(PowOp, Pow)
 #define FUSEC_EVAL_LOGICAL(Op, Kind)                                           \
   LogicalResult Op::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,      \
                              SmallVectorImpl<Buffer> &results) {               \
-    Buffer out = allocateElementwise(*this, operands, ctx);                    \
-    if (!out)                                                                  \
-      return failure();                                                        \
-    k::logical(k::LogicalKind::Kind, operands[0], operands[1], out);           \
-    results.push_back(std::move(out));                                         \
-    return success();                                                          \
+    return evalElementwise(*this, operands, ctx, results, [&](Buffer &out) {   \
+      k::logical(k::LogicalKind::Kind, operands[0], operands[1], out);         \
+    });                                                                        \
   }
 FUSEC_EVAL_LOGICAL(AndOp, And)
 FUSEC_EVAL_LOGICAL(OrOp, Or)
@@ -419,12 +423,8 @@ FUSEC_EVAL_LOGICAL(XorOp, Xor)
 
 LogicalResult NotOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
                               SmallVectorImpl<Buffer> &results) {
-  Buffer out = allocateElementwise(*this, operands, ctx);
-  if (!out)
-    return failure();
-  k::logicalNot(operands[0], out);
-  results.push_back(std::move(out));
-  return success();
+  return evalElementwise(*this, operands, ctx, results,
+                         [&](Buffer &out) { k::logicalNot(operands[0], out); });
 }
 
 static k::CompareKind toKernel(CmpPredicate predicate) {
