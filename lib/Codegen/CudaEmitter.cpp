@@ -155,6 +155,26 @@ std::string intLiteral(DType t, int64_t v) {
   return llvm::formatv("((fusec_i64){0:x}ull)", uint64_t(v)).str();
 }
 
+/// `value` converted to `t` as the reference converts a pad value (one
+/// rounding), as a literal of its compute type.
+std::string literalOf(DType t, double value) {
+  switch (t) {
+  case DType::F32:
+    return floatLiteral(float(value));
+  case DType::F16:
+    return floatLiteral(halfToFloat(doubleToHalf(value)));
+  case DType::BF16:
+    return floatLiteral(bf16ToFloat(doubleToBF16(value)));
+  case DType::F64:
+    return doubleLiteral(value);
+  case DType::I1:
+  case DType::I32:
+  case DType::I64:
+    return intLiteral(t, int64_t(value));
+  }
+  return "0";
+}
+
 //===----------------------------------------------------------------------===//
 // Index arithmetic
 //===----------------------------------------------------------------------===//
@@ -501,6 +521,87 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
       inIdx.push_back(e);
     }
     return emitValue(slice.getInput(), inIdx);
+  }
+  if (auto patches = dyn_cast<PatchesOp>(op)) {
+    // [n, i, j, p, q, c] reads [n, i*SH + p*DH, j*SW + q*DW, c].
+    Window2D w = patches.getWindow2D();
+    auto spatial = [&](int d) {
+      std::string at = isZero(idx[1 + d])  ? ""
+                       : w.strides[d] == 1 ? idx[1 + d]
+                                           : "(" + idx[1 + d] + ") * " +
+                                                 std::to_string(w.strides[d]);
+      std::string off =
+          isZero(idx[3 + d]) ? ""
+          : w.dilations[d] == 1
+              ? idx[3 + d]
+              : "(" + idx[3 + d] + ") * " + std::to_string(w.dilations[d]);
+      if (at.empty() || off.empty())
+        return at.empty() ? (off.empty() ? std::string("0") : off) : at;
+      return at + " + " + off;
+    };
+    return emitValue(patches.getInput(),
+                     Index{idx[0], spatial(0), spatial(1), idx[5]});
+  }
+  if (auto pad = dyn_cast<PadOp>(op)) {
+    Value in = pad.getInput();
+    ArrayRef<int64_t> inShape = tensorType(in).getShape();
+    ArrayRef<int64_t> low = pad.getLow(), high = pad.getHigh();
+    SmallVector<int64_t> interior(inShape.size(), 0);
+    if (std::optional<ArrayRef<int64_t>> given = pad.getInterior())
+      interior.assign(given->begin(), given->end());
+    Index inIdx;
+    std::string inside; // Constant mode: where the input is read.
+    for (size_t d = 0; d < inShape.size(); ++d) {
+      int64_t n = inShape[d], step = interior[d] + 1;
+      if (!low[d] && !high[d] && step == 1) {
+        inIdx.push_back(idx[d]);
+        continue;
+      }
+      std::string j = fresh("d");
+      line("const " + indexType + " " + j + " = (" + idx[d] + ") - " +
+           std::to_string(low[d]) + ";");
+      switch (pad.getMode()) {
+      case PadMode::constant: {
+        std::string cond =
+            j + " >= 0 && " + j + " < " + std::to_string((n - 1) * step + 1);
+        if (step > 1)
+          cond += " && " + j + " % " + std::to_string(step) + " == 0";
+        inside += (inside.empty() ? "" : " && ") + ("(" + cond + ")");
+        inIdx.push_back(step > 1 ? j + " / " + std::to_string(step) : j);
+        break;
+      }
+      case PadMode::reflect: {
+        // |j|, then mirrored at the last element.
+        std::string r = fresh("d");
+        line("const " + indexType + " " + r + " = " + j + " < 0 ? -" + j +
+             " : " + j + ";");
+        inIdx.push_back("(" + r + " >= " + std::to_string(n) + " ? " +
+                        std::to_string(2 * (n - 1)) + " - " + r + " : " + r +
+                        ")");
+        break;
+      }
+      case PadMode::edge:
+        inIdx.push_back("(" + j + " < 0 ? 0 : " + j +
+                        " >= " + std::to_string(n) + " ? " +
+                        std::to_string(n - 1) + " : " + j + ")");
+        break;
+      }
+    }
+    if (inside.empty())
+      return emitValue(in, inIdx);
+    // Reads only inside the input: a branch, like concat's.
+    DType t = dtypeOf(pad);
+    std::string result = fresh("v");
+    line(std::string(computeType(t)) + " " + result + " = " +
+         literalOf(t, pad.getValue().convertToDouble()) + ";");
+    line("if (" + inside + ") {");
+    ++indent;
+    pushScope();
+    line(result + " = " + emitValue(in, inIdx) + ";");
+    popScope();
+    --indent;
+    line("}");
+    return result;
   }
   if (auto split = dyn_cast<SplitOp>(op)) {
     // Piece k starts after the sizes of the pieces before it.

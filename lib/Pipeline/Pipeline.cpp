@@ -27,6 +27,9 @@ void PipelineOptions::bindOptions(OptionBinder &binder) {
   binder.flag("demote-f64", demoteF64,
               "Compute f64 operations in f32, as PyTorch does on f32 inputs "
               "(fusec-demote-f64)");
+  binder.flag("lower-windows", lowerWindows,
+              "Lower convolutions and pooling to patches, matmuls and "
+              "reductions (fusec-lower-windows; code generation needs it)");
   folding.bindOptions(binder);
   fusion.bindOptions(binder);
   mixedPrecision.bindOptions(binder);
@@ -43,6 +46,10 @@ void fusec::buildFusecPipeline(OpPassManager &pm,
   // Before mixed precision and training, which then see f32.
   if (options.demoteF64)
     pm.addNestedPass<func::FuncOp>(createFusecDemoteF64());
+  // Before mixed precision and training, which then see matmuls,
+  // reductions and index arithmetic only.
+  if (options.lowerWindows)
+    pm.addNestedPass<func::FuncOp>(createFusecLowerWindows());
   // Before folding (which folds the casts of constants and identity cast
   // pairs) and fusion (which fuses the casts into kernels).
   if (!options.training.train.empty())

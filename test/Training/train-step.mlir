@@ -38,7 +38,7 @@
 
 // REPORT-LABEL: func @loss_train_step
 // REPORT: low precision:
-// REPORT: (row_reduction, {{[0-9]+}} ops): {{.*}}fusec.concat{{.*}}fusec.abs{{.*}}fusec.reduce_max
+// REPORT: (row_reduction, {{[0-9]+}} ops): {{.*}}fusec.abs{{.*}}fusec.concat{{.*}}fusec.reduce_max
 // REPORT-NOT: fusec.reduce_max
 // REPORT: not fused:
 

@@ -11,6 +11,7 @@
 
 #include "fusec/Dialect/Fusec/Transforms/Autodiff.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/Transforms/Passes.h"
 #include "fusec/InitAll.h"
 #include "fusec/Interpreter/Interpreter.h"
 
@@ -22,6 +23,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <gtest/gtest.h>
 
@@ -212,12 +214,20 @@ protected:
 
   /// Checks the gradient of every param of @loss in `source` (whose
   /// arguments are `args`) against central differences of @loss.
+  /// With `lowerWindows`, fusec-lower-windows runs first (as in fusec's
+  /// pipeline, which differentiates convolutions and pooling lowered).
   void checkAgainstFiniteDifferences(const std::string &source,
                                      const std::vector<Arg> &args,
-                                     const std::string &what) {
+                                     const std::string &what,
+                                     bool lowerWindows = false) {
     SCOPED_TRACE(what);
     mlir::OwningOpRef<mlir::ModuleOp> module = parse(source);
     ASSERT_TRUE(module);
+    if (lowerWindows) {
+      mlir::PassManager pm(&context);
+      pm.addNestedPass<mlir::func::FuncOp>(createFusecLowerWindows());
+      ASSERT_TRUE(mlir::succeeded(pm.run(*module)));
+    }
     auto loss = module->lookupSymbol<mlir::func::FuncOp>("loss");
     mlir::func::FuncOp grad = gradientOf(*module, "loss");
     ASSERT_TRUE(grad);
@@ -249,10 +259,12 @@ protected:
   /// loss = reduce_sum(y * r), `body` defining %y of `yShape` from `args`
   /// (the last argument %r is added here, random).
   void check(std::vector<Arg> args, const std::string &body,
-             const Shape &yShape, const std::string &what) {
+             const Shape &yShape, const std::string &what,
+             bool lowerWindows = false) {
     std::string source = lossSource(args, body, yShape);
     args.push_back({"r", yShape, uniform(yShape, -1.5, 1.5), false});
-    checkAgainstFiniteDifferences(source, args, what + "\n" + source);
+    checkAgainstFiniteDifferences(source, args, what + "\n" + source,
+                                  lowerWindows);
   }
 
   std::string allDiagnostics() const {
@@ -312,8 +324,13 @@ TEST_F(AutodiffTest, EveryOperationDeclaresItsPropertiesAndRule) {
       continue;
     SCOPED_TRACE(name.getStringRef().str());
     ++ops;
+    // Convolutions and pooling are differentiated lowered
+    // (fusec-lower-windows runs before training).
     bool structural = name.getStringRef() == "fusec.fusion" ||
-                      name.getStringRef() == "fusec.yield";
+                      name.getStringRef() == "fusec.yield" ||
+                      name.getStringRef() == "fusec.conv2d" ||
+                      name.getStringRef() == "fusec.max_pool2d" ||
+                      name.getStringRef() == "fusec.avg_pool2d";
     EXPECT_EQ(name.hasInterface<FusecOpInterface>(),
               name.getStringRef() != "fusec.yield");
     EXPECT_EQ(name.hasInterface<EvaluableOpInterface>(),
@@ -609,6 +626,66 @@ TEST_F(AutodiffTest, Slice) {
         "  %y = fusec.slice %x [3, 1] [1, 2] [5, 2] : tensor<4x5xf32> -> "
         "tensor<1x2xf32>",
         {1, 2}, "slice of one row with a large stride");
+}
+
+TEST_F(AutodiffTest, Pad) {
+  check({{"x", {3, 4}, uniform({3, 4}, -2, 2)}},
+        "  %y = fusec.pad %x low = [1, 0] high = [2, 3] value = 1.5 : "
+        "tensor<3x4xf32> -> tensor<6x7xf32>",
+        {6, 7}, "pad constant");
+  check({{"x", {3, 2}, uniform({3, 2}, -2, 2)}},
+        "  %e = fusec.exp %x : tensor<3x2xf32>\n"
+        "  %y = fusec.pad %e low = [0, 2] high = [1, 0] interior = [2, 1] : "
+        "tensor<3x2xf32> -> tensor<8x5xf32>",
+        {8, 5}, "pad interior");
+}
+
+TEST_F(AutodiffTest, Patches) {
+  check({{"x", {1, 7, 6, 2}, uniform({1, 7, 6, 2}, -2, 2)}},
+        "  %y = fusec.patches %x window = [3, 2] strides = [2, 1] dilations = "
+        "[1, 2] : tensor<1x7x6x2xf32> -> tensor<1x3x4x3x2x2xf32>",
+        {1, 3, 4, 3, 2, 2}, "patches strided, dilated");
+  check({{"x", {2, 4, 4, 1}, uniform({2, 4, 4, 1}, -2, 2)}},
+        "  %y = fusec.patches %x window = [2, 2] strides = [2, 2] dilations = "
+        "[1, 1] : tensor<2x4x4x1xf32> -> tensor<2x2x2x2x2x1xf32>",
+        {2, 2, 2, 2, 2, 1}, "patches tiling the input");
+}
+
+// Convolutions and pooling as fusec's pipeline differentiates them:
+// lowered to pad, patches, matmuls and reductions first.
+TEST_F(AutodiffTest, ConvolutionAndPooling) {
+  check({{"x", {1, 5, 5, 2}, uniform({1, 5, 5, 2}, -1, 1)},
+         {"w", {3, 3, 2, 3}, uniform({3, 3, 2, 3}, -1, 1)},
+         {"b", {3}, uniform({3}, -1, 1)}},
+        "  %y = fusec.conv2d %x, %w, %b strides = [2, 2] dilations = [1, 1] "
+        "padding = [1, 1, 0, 1] : (tensor<1x5x5x2xf32>, tensor<3x3x2x3xf32>, "
+        "tensor<3xf32>) -> tensor<1x3x2x3xf32>",
+        {1, 3, 2, 3}, "conv2d strided, padded, bias", true);
+  check({{"x", {1, 5, 5, 4}, uniform({1, 5, 5, 4}, -1, 1)},
+         {"w", {2, 2, 2, 4}, uniform({2, 2, 2, 4}, -1, 1)}},
+        "  %y = fusec.conv2d %x, %w strides = [1, 1] dilations = [2, 2] "
+        "padding = [0, 0, 0, 0] groups = 2 : (tensor<1x5x5x4xf32>, "
+        "tensor<2x2x2x4xf32>) -> tensor<1x3x3x4xf32>",
+        {1, 3, 3, 4}, "conv2d grouped, dilated", true);
+  check({{"x", {1, 4, 4, 3}, uniform({1, 4, 4, 3}, -1, 1)},
+         {"w", {3, 3, 1, 6}, uniform({3, 3, 1, 6}, -1, 1)},
+         {"b", {6}, uniform({6}, -1, 1)}},
+        "  %y = fusec.conv2d %x, %w, %b strides = [1, 1] dilations = [1, 1] "
+        "padding = [1, 1, 1, 1] groups = 3 : (tensor<1x4x4x3xf32>, "
+        "tensor<3x3x1x6xf32>, tensor<6xf32>) -> tensor<1x4x4x6xf32>",
+        {1, 4, 4, 6}, "conv2d depthwise, multiplier 2", true);
+  // Distinct values: no ties within a finite-difference step.
+  check({{"x", {1, 5, 4, 2}, distinct({1, 5, 4, 2}, -4.0)}},
+        "  %y = fusec.max_pool2d %x window = [2, 2] strides = [2, 1] "
+        "dilations = [1, 1] padding = [1, 0, 0, 1] : tensor<1x5x4x2xf32> -> "
+        "tensor<1x3x4x2xf32>",
+        {1, 3, 4, 2}, "max_pool2d", true);
+  for (const char *include : {"", " count_include_pad"})
+    check({{"x", {1, 4, 4, 2}, uniform({1, 4, 4, 2}, -1, 1)}},
+          std::string("  %y = fusec.avg_pool2d %x window = [3, 3] strides = "
+                      "[1, 1] dilations = [1, 1] padding = [1, 1, 1, 1]") +
+              include + " : tensor<1x4x4x2xf32> -> tensor<1x4x4x2xf32>",
+          {1, 4, 4, 2}, std::string("avg_pool2d") + include, true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -929,6 +1006,25 @@ func.func @loss_grad() {
 }
 )mlir",
                 "the name is taken");
+  expectFailure(R"mlir(
+func.func @loss(%w: tensor<3xf32> {fusec.param}) -> tensor<f32> {
+  %0 = fusec.pad %w low = [2] high = [1] mode = reflect : tensor<3xf32> -> tensor<6xf32>
+  %1 = fusec.reduce_sum %0 axes = [0] : tensor<6xf32> -> tensor<f32>
+  return %1 : tensor<f32>
+}
+)mlir",
+                "cannot differentiate through 'fusec.pad': it depends on a "
+                "'fusec.param' argument and its result reaches the loss "
+                "(padding in mode reflect has no derivative rule; only mode "
+                "constant does)");
+  expectFailure(R"mlir(
+func.func @loss(%w: tensor<1x4x4x1xf32> {fusec.param}) -> tensor<f32> {
+  %0 = fusec.max_pool2d %w window = [2, 2] strides = [2, 2] dilations = [1, 1] padding = [0, 0, 0, 0] : tensor<1x4x4x1xf32> -> tensor<1x2x2x1xf32>
+  %1 = fusec.reduce_sum %0 axes = [0, 1, 2, 3] : tensor<1x2x2x1xf32> -> tensor<f32>
+  return %1 : tensor<f32>
+}
+)mlir",
+                "(lower it first: fusec-lower-windows)");
 }
 
 /// Calls and integer casts off the path to the loss are fine.

@@ -24,6 +24,7 @@
 #define FUSEC_INTERPRETER_KERNELS_H
 
 #include "fusec/Support/Buffer.h"
+#include "fusec/Support/Window.h"
 
 #include <vector>
 
@@ -71,16 +72,16 @@ void compare(CompareKind kind, const Buffer &lhs, const Buffer &rhs,
 void select(const Buffer &cond, const Buffer &onTrue, const Buffer &onFalse,
             Buffer &out);
 
-/// Element type conversion, same shape. Floats to narrower floats and
-/// integers to floats round to nearest even (one rounding). Floats to integers
-/// round to nearest even and saturate; NaN becomes 0. Integers to narrower
-/// integers wrap. Anything to i1 is `x != 0` (NaN -> 1); i1 to numbers is 0/1.
 /// out = lhs op rhs on i1 buffers (0/1), with broadcasting.
 void logical(LogicalKind kind, const Buffer &lhs, const Buffer &rhs,
              Buffer &out);
 /// out = !in on i1 buffers.
 void logicalNot(const Buffer &in, Buffer &out);
 
+/// Element type conversion, same shape. Floats to narrower floats and
+/// integers to floats round to nearest even (one rounding). Floats to integers
+/// round to nearest even and saturate; NaN becomes 0. Integers to narrower
+/// integers wrap. Anything to i1 is `x != 0` (NaN -> 1); i1 to numbers is 0/1.
 void cast(const Buffer &in, Buffer &out);
 
 /// NumPy broadcast of `in` to out.shape.
@@ -103,6 +104,37 @@ void concat(const std::vector<const Buffer *> &inputs, int64_t axis,
 /// dimensions as 1 does not matter. Empty reductions give 0 (sum), NaN
 /// (mean), -inf/+inf or the integer limits (max/min).
 void reduce(ReduceKind kind, const Buffer &in, const std::vector<int64_t> &axes,
+            Buffer &out);
+
+enum class PadKind { Constant, Reflect, Edge };
+
+/// Padding of every dimension: `low[d]` elements before, `interior[d]`
+/// between consecutive elements (Constant only) and the rest of out.shape
+/// after. Constant fills with `value` converted to the element type;
+/// Reflect mirrors without repeating the edge; Edge repeats it.
+void pad(const Buffer &in, const std::vector<int64_t> &low,
+         const std::vector<int64_t> &interior, PadKind kind, double value,
+         Buffer &out);
+
+/// The windows of an NHWC tensor: out [N, OH, OW, KH, KW, C] with
+/// out[n, i, j, p, q, c] = in[n, i*SH + p*DH, j*SW + q*DW, c] (no padding).
+void patches(const Buffer &in, const Window2D &window, Buffer &out);
+
+/// Grouped 2-D convolution: in [N, H, W, C] (NHWC), filter [KH, KW, C/g, F]
+/// (HWIO), optional bias [F]; zero padding as `window` says. Sums over
+/// (p, q, c) in that order in f64, rounded once, then the bias added in the
+/// compute type.
+void conv2d(const Buffer &in, const Buffer &filter, const Buffer *bias,
+            const Window2D &window, int64_t groups, Buffer &out);
+
+enum class PoolKind {
+  Max,        // -inf (integers: the minimum) in the padding
+  Average,    // divided by the elements inside the input
+  AverageAll, // divided by KH * KW (padding counts as zeros)
+};
+
+/// 2-D pooling of an NHWC tensor per channel.
+void pool2d(PoolKind kind, const Buffer &in, const Window2D &window,
             Buffer &out);
 
 /// Batched matrix product: a [..., M, K] x b [..., K, N] -> out [..., M, N],

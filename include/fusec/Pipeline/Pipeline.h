@@ -29,6 +29,7 @@ struct PipelineOptions {
   bool inlineCalls = false;
   /// fusec-demote-f64: compute f64 operations in f32.
   bool demoteF64 = false;
+  bool lowerWindows = true;
   /// fusec-fold-concat-split (which subsumes canonicalize), else
   /// canonicalize when `canonicalize`.
   bool fold = true;

@@ -368,6 +368,152 @@ struct MatmulPattern : TosaPattern<tosa::MatMulOp> {
   }
 };
 
+//===--- Convolution, pooling, padding ------------------------------------===//
+
+/// The bias of a TOSA convolution as fusec takes it: none when it is a
+/// constant zero (exporters write one for bias-free layers), else [F]
+/// (a one-element bias broadcast).
+Value convolutionBias(PatternRewriter &rewriter, Location loc, Value bias,
+                      int64_t filters) {
+  DenseElementsAttr value;
+  if (matchPattern(bias, m_Constant(&value)) && value.isSplat() &&
+      value.getSplatValue<APFloat>().isPosZero())
+    return Value();
+  auto type = cast<RankedTensorType>(bias.getType());
+  if (type.getDimSize(0) == filters)
+    return bias;
+  return BroadcastToOp::create(rewriter, loc, type.clone({filters}), bias);
+}
+
+/// conv2d and depthwise_conv2d: float only, zero points 0, the result in
+/// the input's type. The weights become fusec's HWIO filter: a transpose of
+/// conv2d's [O, KH, KW, I], a reshape of depthwise's [KH, KW, C, M] (one
+/// group per channel, output channel c * M + m as TOSA numbers them); both
+/// fold into constant weights.
+template <typename SourceOp> struct ConvPattern : TosaPattern<SourceOp> {
+  using TosaPattern<SourceOp>::TosaPattern;
+  bool isDataOperand(unsigned index) const override { return index < 3; }
+  LogicalResult convert(SourceOp op, PatternRewriter &rewriter) const override {
+    if (failed(this->zeroPoint(op, op.getInputZeroPoint(), "input_zp")) ||
+        failed(this->zeroPoint(op, op.getWeightZeroPoint(), "weight_zp")))
+      return failure();
+    Location loc = op.getLoc();
+    RankedTensorType type = resultType(op);
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto weight = cast<RankedTensorType>(op.getWeight().getType());
+    Type element = input.getElementType();
+    if (!isa<FloatType>(element) || weight.getElementType() != element ||
+        type.getElementType() != element)
+      return this->refuse(op, "convolves " + typeString(input) + " with " +
+                                  typeString(weight) + " into " +
+                                  typeString(type) +
+                                  "; fusec convolves floats of one type");
+    ArrayRef<int64_t> w = weight.getShape();
+    Value filter;
+    int64_t groups = 1;
+    if constexpr (std::is_same_v<SourceOp, tosa::DepthwiseConv2DOp>) {
+      groups = w[2];
+      filter = ReshapeOp::create(rewriter, loc,
+                                 weight.clone({w[0], w[1], 1, w[2] * w[3]}),
+                                 op.getWeight());
+    } else {
+      filter = TransposeOp::create(rewriter, loc, op.getWeight(),
+                                   ArrayRef<int64_t>{1, 2, 3, 0});
+    }
+    Value bias =
+        convolutionBias(rewriter, loc, op.getBias(), type.getDimSize(3));
+    rewriter.replaceOpWithNewOp<Conv2DOp>(
+        op, type, op.getInput(), filter, bias,
+        rewriter.getDenseI64ArrayAttr(op.getStride()),
+        rewriter.getDenseI64ArrayAttr(op.getDilation()),
+        rewriter.getDenseI64ArrayAttr(op.getPad()),
+        rewriter.getI64IntegerAttr(groups));
+    return success();
+  }
+};
+
+/// max_pool2d with NaN propagation (what fusec's max does).
+struct MaxPoolPattern : TosaPattern<tosa::MaxPool2dOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::MaxPool2dOp op,
+                        PatternRewriter &rewriter) const override {
+    if (op.getNanMode() != tosa::NanPropagationMode::PROPAGATE)
+      return refuse(op, "nan_mode IGNORE is not supported for max_pool2d");
+    rewriter.replaceOpWithNewOp<MaxPool2DOp>(
+        op, resultType(op), op.getInput(),
+        rewriter.getDenseI64ArrayAttr(op.getKernel()),
+        rewriter.getDenseI64ArrayAttr(op.getStride()),
+        rewriter.getDenseI64ArrayAttr({1, 1}),
+        rewriter.getDenseI64ArrayAttr(op.getPad()));
+    return success();
+  }
+};
+
+/// avg_pool2d: TOSA divides by the number of elements inside the input
+/// (padding does not count).
+struct AvgPoolPattern : TosaPattern<tosa::AvgPool2dOp> {
+  using TosaPattern::TosaPattern;
+  bool isDataOperand(unsigned index) const override { return index == 0; }
+  LogicalResult convert(tosa::AvgPool2dOp op,
+                        PatternRewriter &rewriter) const override {
+    if (failed(zeroPoint(op, op.getInputZeroPoint(), "input_zp")) ||
+        failed(zeroPoint(op, op.getOutputZeroPoint(), "output_zp")))
+      return failure();
+    RankedTensorType type = resultType(op);
+    if (!isa<FloatType>(type.getElementType()))
+      return refuse(op,
+                    "averages " + typeString(type) + "; fusec averages floats");
+    rewriter.replaceOpWithNewOp<AvgPool2DOp>(
+        op, type, op.getInput(), rewriter.getDenseI64ArrayAttr(op.getKernel()),
+        rewriter.getDenseI64ArrayAttr(op.getStride()),
+        rewriter.getDenseI64ArrayAttr({1, 1}),
+        rewriter.getDenseI64ArrayAttr(op.getPad()),
+        /*count_include_pad=*/false);
+    return success();
+  }
+};
+
+/// pad with a constant: `padding` holds [low_0, high_0, low_1, ...].
+struct PadPattern : TosaPattern<tosa::PadOp> {
+  using TosaPattern::TosaPattern;
+  bool isDataOperand(unsigned index) const override { return index == 0; }
+  LogicalResult convert(tosa::PadOp op,
+                        PatternRewriter &rewriter) const override {
+    SmallVector<int64_t> padding;
+    if (failed(shapeValues(op, op.getPadding(), "padding", padding)))
+      return failure();
+    int64_t rank = resultType(op).getRank();
+    if (int64_t(padding.size()) != 2 * rank)
+      return refuse(op, "has " + Twine(padding.size()) +
+                            " padding values for rank " + Twine(rank));
+    SmallVector<int64_t> low, high;
+    for (int64_t d = 0; d < rank; ++d) {
+      low.push_back(padding[2 * d]);
+      high.push_back(padding[2 * d + 1]);
+    }
+    if (llvm::any_of(padding, [](int64_t v) { return v < 0; }))
+      return refuse(op, "has negative padding; fusec pads by 0 or more");
+    DenseElementsAttr constant;
+    if (!matchPattern(op.getPadConst(), m_Constant(&constant)) ||
+        !constant.isSplat())
+      return refuse(op, "operand 'pad_const' must be a constant");
+    double value;
+    Type element = constant.getElementType();
+    if (isa<FloatType>(element))
+      value = constant.getSplatValue<APFloat>().convertToDouble();
+    else if (element.isInteger(1))
+      value = constant.getSplatValue<bool>() ? 1.0 : 0.0;
+    else
+      value = double(constant.getSplatValue<APInt>().getSExtValue());
+    rewriter.replaceOpWithNewOp<PadOp>(
+        op, resultType(op), op.getInput1(), rewriter.getDenseI64ArrayAttr(low),
+        rewriter.getDenseI64ArrayAttr(high), DenseI64ArrayAttr(),
+        PadModeAttr::get(rewriter.getContext(), PadMode::constant),
+        rewriter.getF64FloatAttr(value));
+    return success();
+  }
+};
+
 /// reduce_* over one axis, keeping it. reduce_max/min with nan_mode IGNORE
 /// skip NaNs; an all-NaN slice gives NaN.
 template <typename SourceOp, typename TargetOp>
@@ -449,7 +595,9 @@ void fusec::populateTosaToFusecPatterns(RewritePatternSet &patterns,
       ComparePattern<tosa::EqualOp, CmpPredicate::eq>,
       ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
       ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
-      ReducePattern<tosa::ReduceMinOp, ReduceMinOp>>(ctx, failures);
+      ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,
+      ConvPattern<tosa::Conv2DOp>, ConvPattern<tosa::DepthwiseConv2DOp>,
+      MaxPoolPattern, AvgPoolPattern, PadPattern>(ctx, failures);
 }
 
 LogicalResult fusec::checkTosaBeforeVerification(Operation *root) {
@@ -520,7 +668,8 @@ LogicalResult fusec::importTosa(Operation *root) {
                          "sigmoid, erf, reciprocal, rsqrt, clamp, cast, "
                          "logical_and, logical_or, logical_xor, logical_not, "
                          "greater, greater_equal, equal, select, concat, "
-                         "slice, reshape, transpose, tile, matmul, "
+                         "slice, reshape, transpose, tile, pad, matmul, "
+                         "conv2d, depthwise_conv2d, max_pool2d, avg_pool2d, "
                          "reduce_sum, reduce_max and reduce_min";
   }
   // Constants: dead ones are dropped; those feeding only refused ops need

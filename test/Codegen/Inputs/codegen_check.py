@@ -216,7 +216,7 @@ class Checker:
         own = re.search(r"func\.func\s+@" + re.escape(name) +
                         r"\s*\((.*?)(?=^\s*func\.func|\Z)", text, re.M | re.S)
         own = text if not own or "call" in own.group(0) else own.group(0)
-        sums = bool(re.search(r"reduce_sum|reduce_mean|tosa\.reduce_sum", own))
+        sums = bool(re.search(r"reduce_sum|reduce_mean|tosa\.reduce_sum|conv2d|avg_pool", own))
         rng = np.random.default_rng(self.a.seed + index)
         inputs = []
         signature = plan_inputs(r.stdout)

@@ -19,7 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 func.func @floor(%a: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{unsupported TOSA operation 'tosa.floor': fusec imports const, const_shape, add, sub, mul, maximum, minimum, pow, abs, negate, exp, log, tanh, sigmoid, erf, reciprocal, rsqrt, clamp, cast, logical_and, logical_or, logical_xor, logical_not, greater, greater_equal, equal, select, concat, slice, reshape, transpose, tile, matmul, reduce_sum, reduce_max and reduce_min}}
+  // expected-error @+1 {{unsupported TOSA operation 'tosa.floor': fusec imports const, const_shape, add, sub, mul, maximum, minimum, pow, abs, negate, exp, log, tanh, sigmoid, erf, reciprocal, rsqrt, clamp, cast, logical_and, logical_or, logical_xor, logical_not, greater, greater_equal, equal, select, concat, slice, reshape, transpose, tile, pad, matmul, conv2d, depthwise_conv2d, max_pool2d, avg_pool2d, reduce_sum, reduce_max and reduce_min}}
   %0 = tosa.floor %a : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
@@ -27,11 +27,11 @@ func.func @floor(%a: tensor<4xf32>) -> tensor<4xf32> {
 // -----
 
 // The zero-point constants are imported; only the convolution is refused.
-func.func @conv2d(%x: tensor<1x4x4x2xf32>, %w: tensor<3x1x1x2xf32>, %b: tensor<3xf32>) -> tensor<1x4x4x3xf32> {
-  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
-  // expected-error @+1 {{unsupported TOSA operation 'tosa.conv2d'}}
-  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<3x1x1x2xf32>, tensor<3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
-  return %0 : tensor<1x4x4x3xf32>
+func.func @conv2d_int8(%x: tensor<1x4x4x2xi8>, %w: tensor<3x1x1x2xi8>, %b: tensor<3xi32>) -> tensor<1x4x4x3xi32> {
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  // expected-error @+1 {{cannot import 'tosa.conv2d': uses tensor<1x4x4x2xi8>; fusec supports statically shaped tensors of f32, f16, bf16, f64, i1, i32 and i64}}
+  %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>, tensor<3xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x3xi32>
+  return %0 : tensor<1x4x4x3xi32>
 }
 
 // -----

@@ -576,3 +576,67 @@ LogicalResult MatmulOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
   results.push_back(std::move(out));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// pad, patches, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult PadOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                              SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateResult(*this, ctx);
+  if (!out)
+    return failure();
+  std::vector<int64_t> interior(size_t(getType().getRank()), 0);
+  if (std::optional<ArrayRef<int64_t>> given = getInterior())
+    interior = vec(*given);
+  k::PadKind kind = getMode() == PadMode::reflect ? k::PadKind::Reflect
+                    : getMode() == PadMode::edge  ? k::PadKind::Edge
+                                                  : k::PadKind::Constant;
+  k::pad(operands[0], vec(getLow()), interior, kind,
+         getValue().convertToDouble(), out);
+  results.push_back(std::move(out));
+  return success();
+}
+
+LogicalResult PatchesOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                                  SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateResult(*this, ctx);
+  if (!out)
+    return failure();
+  k::patches(operands[0], getWindow2D(), out);
+  results.push_back(std::move(out));
+  return success();
+}
+
+LogicalResult Conv2DOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                                 SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateResult(*this, ctx);
+  if (!out)
+    return failure();
+  k::conv2d(operands[0], operands[1], getBias() ? &operands[2] : nullptr,
+            getWindow2D(), getGroups(), out);
+  results.push_back(std::move(out));
+  return success();
+}
+
+LogicalResult MaxPool2DOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                                    SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateResult(*this, ctx);
+  if (!out)
+    return failure();
+  k::pool2d(k::PoolKind::Max, operands[0], getWindow2D(), out);
+  results.push_back(std::move(out));
+  return success();
+}
+
+LogicalResult AvgPool2DOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                                    SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateResult(*this, ctx);
+  if (!out)
+    return failure();
+  k::pool2d(getCountIncludePad() ? k::PoolKind::AverageAll
+                                 : k::PoolKind::Average,
+            operands[0], getWindow2D(), out);
+  results.push_back(std::move(out));
+  return success();
+}

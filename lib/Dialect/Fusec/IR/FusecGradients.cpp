@@ -143,53 +143,33 @@ Value Adjoints::reduceToShape(Value g, RankedTensorType target) {
   return reshapeTo(g, target.getShape());
 }
 
+Value Adjoints::padZeros(Value g, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                         ArrayRef<int64_t> interior) {
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(interior, [](int64_t v) { return v == 0; }))
+    return g;
+  return PadOp::create(b, loc, g, b.getDenseI64ArrayAttr(low),
+                       b.getDenseI64ArrayAttr(high),
+                       b.getDenseI64ArrayAttr(interior),
+                       PadModeAttr::get(b.getContext(), PadMode::constant),
+                       b.getF64FloatAttr(0.0));
+}
+
 Value Adjoints::scatterSlice(Value g, RankedTensorType input,
                              ArrayRef<int64_t> start, ArrayRef<int64_t> size,
                              ArrayRef<int64_t> stride) {
   Type elem = tensorType(g).getElementType();
   if (tensorType(g).getNumElements() == 0)
     return zeros(input.getShape(), elem);
-  int64_t rank = input.getRank();
-  Value v = g;
-  // One dimension at a time: spread the elements `stride` apart (zeros in
-  // between), then pad with zeros before and after.
-  for (int64_t d = 0; d < rank; ++d) {
-    SmallVector<int64_t> shape(tensorType(v).getShape());
-    int64_t n = size[d], st = stride[d], len = n;
-    if (st > 1 && n > 1) {
-      // [.., n, ..] -> [.., n, 1, ..] ++ zeros [.., n, st-1, ..] along the
-      // new axis -> [.., n * st, ..], of which the first (n-1)*st+1 count.
-      SmallVector<int64_t> unit(shape);
-      unit.insert(unit.begin() + d + 1, 1);
-      SmallVector<int64_t> gap(unit);
-      gap[d + 1] = st - 1;
-      Value spread = concat({reshapeTo(v, unit), zeros(gap, elem)}, d + 1);
-      SmallVector<int64_t> merged(shape);
-      merged[d] = n * st;
-      len = (n - 1) * st + 1;
-      SmallVector<int64_t> sizes(merged);
-      sizes[d] = len;
-      v = SliceOp::create(b, loc, reshapeTo(spread, merged),
-                          SmallVector<int64_t>(rank, 0), sizes,
-                          SmallVector<int64_t>(rank, 1));
-      shape = sizes;
-    }
-    int64_t before = start[d], after = input.getDimSize(d) - start[d] - len;
-    SmallVector<Value> parts;
-    if (before > 0) {
-      SmallVector<int64_t> pad(shape);
-      pad[d] = before;
-      parts.push_back(zeros(pad, elem));
-    }
-    parts.push_back(v);
-    if (after > 0) {
-      SmallVector<int64_t> pad(shape);
-      pad[d] = after;
-      parts.push_back(zeros(pad, elem));
-    }
-    v = concat(parts, d);
+  // The elements `stride` apart (interior zeros), zeros before and after.
+  SmallVector<int64_t> high, interior;
+  for (int64_t d = 0, e = input.getRank(); d < e; ++d) {
+    interior.push_back(stride[d] - 1);
+    high.push_back(input.getDimSize(d) - start[d] -
+                   ((size[d] - 1) * stride[d] + 1));
   }
-  return v;
+  return padZeros(g, start, high, interior);
 }
 
 //===----------------------------------------------------------------------===//
@@ -457,6 +437,63 @@ void SplitOp::backprop(Adjoints &a) {
                                        tensorType(r).getElementType()));
   }
   a.give(getInput(), [&] { return a.concat(pieces, int64_t(getAxis())); });
+}
+
+void PadOp::backprop(Adjoints &a) {
+  // Constant mode (notDifferentiable() refuses the others): the input's
+  // elements are a strided slice of the result.
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    RankedTensorType in = getInput().getType();
+    SmallVector<int64_t> stride(in.getRank(), 1);
+    if (std::optional<ArrayRef<int64_t>> interior = getInterior())
+      for (auto [d, v] : llvm::enumerate(*interior))
+        stride[d] = v + 1;
+    if (in.getNumElements() == 0)
+      return a.zeros(in.getShape(), in.getElementType());
+    return Value(
+        SliceOp::create(a.b, a.loc, g, getLow(), in.getShape(), stride));
+  });
+}
+
+std::string PadOp::notDifferentiable() {
+  if (getMode() == PadMode::constant)
+    return "";
+  return "padding in mode " + stringifyPadMode(getMode()).str() +
+         " has no derivative rule; only mode constant does";
+}
+
+void PatchesOp::backprop(Adjoints &a) {
+  // Every window position (p, q) scatters its slice of the adjoint back
+  // where it read: strided by the stride, offset by p * DH (q * DW). The
+  // sum of those KH * KW padded slices fuses into one kernel.
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    RankedTensorType in = getInput().getType();
+    ArrayRef<int64_t> out = getType().getShape();
+    Window2D w = getWindow2D();
+    if (getType().getNumElements() == 0)
+      return a.zeros(in.getShape(), in.getElementType());
+    int64_t n = out[0], oh = out[1], ow = out[2], c = out[5];
+    Value sum;
+    for (int64_t p = 0; p < w.size[0]; ++p)
+      for (int64_t q = 0; q < w.size[1]; ++q) {
+        Value piece = SliceOp::create(a.b, a.loc, g,
+                                      SmallVector<int64_t>{0, 0, 0, p, q, 0},
+                                      SmallVector<int64_t>{n, oh, ow, 1, 1, c},
+                                      SmallVector<int64_t>(6, 1));
+        piece = a.reshapeTo(piece, {n, oh, ow, c});
+        int64_t top = p * w.dilations[0], left = q * w.dilations[1];
+        SmallVector<int64_t> low{0, top, left, 0};
+        SmallVector<int64_t> high{
+            0, in.getDimSize(1) - top - ((oh - 1) * w.strides[0] + 1),
+            in.getDimSize(2) - left - ((ow - 1) * w.strides[1] + 1), 0};
+        SmallVector<int64_t> interior{0, w.strides[0] - 1, w.strides[1] - 1, 0};
+        Value scattered = a.padZeros(piece, low, high, interior);
+        sum = sum ? a.add(sum, scattered) : scattered;
+      }
+    return sum;
+  });
 }
 
 void SliceOp::backprop(Adjoints &a) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "OpSupport.h"
 #include "fusec/Dialect/Fusec/IR/FusionForms.h"
 #include "fusec/Interpreter/Kernels.h"
 
@@ -26,6 +27,7 @@
 
 using namespace mlir;
 using namespace fusec;
+using namespace fusec::detail;
 
 //===----------------------------------------------------------------------===//
 // Dialect
@@ -107,49 +109,28 @@ FusionClass fusec::fusionClassOf(Operation *op) {
 // Helpers for inference and verification
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// Emits "'fusec.<op>' op <message>" at `loc` when a location is given
-/// (inference runs both from verifiers, with a location, and speculatively
-/// from builders and folders, without).
-class InferError {
-public:
-  InferError(std::optional<Location> loc, StringRef opName)
-      : loc(loc), opName(opName) {}
-
-  LogicalResult operator()(const Twine &message) const {
-    if (loc)
-      emitError(*loc) << "'" << opName << "' op " << message;
-    return failure();
-  }
-
-private:
-  std::optional<Location> loc;
-  StringRef opName;
-};
-
-/// The statically shaped tensor type of `value`, or null.
-RankedTensorType tensorOf(Value value) {
+RankedTensorType fusec::detail::tensorOf(Value value) {
   auto type =
       dyn_cast_or_null<RankedTensorType>(value ? value.getType() : Type());
   return type && type.hasStaticShape() ? type : RankedTensorType();
 }
 
-/// A type in diagnostics, quoted like MLIR's own: 'tensor<2xf32>'.
-std::string str(Type type) {
+std::string fusec::detail::str(Type type) {
   std::string s = "'";
   llvm::raw_string_ostream os(s);
   os << type << "'";
   return s;
 }
 
-std::string str(ArrayRef<int64_t> values) {
+std::string fusec::detail::str(ArrayRef<int64_t> values) {
   std::string s = "[";
   llvm::raw_string_ostream os(s);
   llvm::interleaveComma(values, os);
   os << "]";
   return s;
 }
+
+namespace {
 
 /// NumPy broadcast of the named operands' shapes. All operands must be
 /// statically shaped tensors (the ODS constraints say so); element types are
@@ -607,40 +588,45 @@ LogicalResult BroadcastToOp::verify() {
 
 namespace {
 
-/// Folds `op` by evaluating it on constant operands. Elementwise operations
-/// on splats are evaluated on one element, whatever the tensor size; other
-/// folds only run when every operand and result has at most kMaxFoldElements
-/// elements.
+/// Folds `op` by evaluating it on constant operands (dense literals or
+/// resource blobs). Elementwise operations on splats are evaluated on one
+/// element, whatever the tensor size; other folds only run when every
+/// operand and result has at most kMaxFoldElements elements, unless
+/// `unlimited` (data movement that copies a constant once, such as a
+/// weight's layout change).
 LogicalResult foldByEvaluation(Operation *op, ArrayRef<Attribute> operands,
-                               SmallVectorImpl<OpFoldResult> &results) {
+                               SmallVectorImpl<OpFoldResult> &results,
+                               bool unlimited = false) {
   auto evaluable = dyn_cast<EvaluableOpInterface>(op);
   if (!evaluable)
     return failure();
-  SmallVector<DenseElementsAttr> constants;
+  SmallVector<ElementsAttr> constants;
   for (Attribute attr : operands) {
-    auto dense = dyn_cast_or_null<DenseElementsAttr>(attr);
-    if (!dense)
+    auto elements = dyn_cast_or_null<ElementsAttr>(attr);
+    if (!elements)
       return failure();
-    constants.push_back(dense);
+    constants.push_back(elements);
   }
   bool scalar =
       isElementwise(op) &&
-      llvm::all_of(constants, [](DenseElementsAttr a) { return a.isSplat(); });
-  if (!scalar) {
-    for (DenseElementsAttr dense : constants)
-      if (dense.getNumElements() > kMaxFoldElements)
+      llvm::all_of(constants, [](ElementsAttr a) { return a.isSplat(); });
+  if (!scalar && !unlimited) {
+    for (ElementsAttr elements : constants)
+      if (elements.getNumElements() > kMaxFoldElements)
         return failure();
     for (Type type : op->getResultTypes())
       if (cast<RankedTensorType>(type).getNumElements() > kMaxFoldElements)
         return failure();
   }
+  EvalContext ctx;
   SmallVector<Buffer> buffers;
-  for (DenseElementsAttr dense : constants) {
-    buffers.push_back(denseToBuffer(dense, /*splatAsScalar=*/scalar));
+  for (ElementsAttr elements : constants) {
+    auto dense = dyn_cast<DenseElementsAttr>(elements);
+    buffers.push_back(dense ? denseToBuffer(dense, /*splatAsScalar=*/scalar)
+                            : elementsToBuffer(elements, ctx));
     if (!buffers.back())
       return failure();
   }
-  EvalContext ctx;
   SmallVector<Buffer> values;
   if (failed(evaluable.evaluate(buffers, ctx, values)))
     return failure();
@@ -653,12 +639,18 @@ LogicalResult foldByEvaluation(Operation *op, ArrayRef<Attribute> operands,
   return success();
 }
 
-OpFoldResult foldSingle(Operation *op, ArrayRef<Attribute> operands) {
+} // namespace
+
+OpFoldResult fusec::detail::foldSingle(Operation *op,
+                                       ArrayRef<Attribute> operands,
+                                       bool unlimited) {
   SmallVector<OpFoldResult, 1> results;
-  if (failed(foldByEvaluation(op, operands, results)))
+  if (failed(foldByEvaluation(op, operands, results, unlimited)))
     return {};
   return results.front();
 }
+
+namespace {
 
 /// True when `attr` is a splat equal to `value` (floats compared including
 /// the sign of zero).
@@ -867,7 +859,10 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
     setPermutation(composed);
     return getResult();
   }
-  return foldSingle(*this, adaptor.getOperands());
+  // A constant only this transpose reads (a weight in another layout) is
+  // transposed once here, whatever its size.
+  return foldSingle(*this, adaptor.getOperands(),
+                    /*unlimited=*/getInput().hasOneUse());
 }
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {

@@ -155,16 +155,23 @@ LogicalResult GradientBuilder::analyze() {
                << "loss (its gradient would be zero almost everywhere)";
       continue;
     }
-    if (isa<DifferentiableOpInterface>(op))
-      continue;
-    StringRef hint = "(no derivative rule for this operation)";
+    std::string hint = "(no derivative rule for this operation)";
+    if (auto rule = dyn_cast<DifferentiableOpInterface>(op)) {
+      std::string why = rule.notDifferentiable();
+      if (why.empty())
+        continue;
+      hint = "(" + why + ")";
+    }
     if (auto call = dyn_cast<CallOpInterface>(op)) {
       auto callee = dyn_cast_or_null<func::FuncOp>(call.resolveCallable());
       hint = callee && callee.isExternal()
                  ? "(its callee is a declaration without a body)"
                  : "(inline calls first)";
-    } else if (isa<FusionOp>(op))
+    } else if (isa<FusionOp>(op)) {
       hint = "(differentiate before fusion)";
+    } else if (isa<Conv2DOp, MaxPool2DOp, AvgPool2DOp>(op)) {
+      hint = "(lower it first: fusec-lower-windows)";
+    }
     return op->emitError() << "cannot differentiate through '" << op->getName()
                            << "': it depends on a '" << kParamAttrName
                            << "' argument and its result reaches the loss "

@@ -64,6 +64,11 @@ public:
   /// shape: over the leading dimensions `target` lacks and over those where
   /// `target` has 1 and `g` not, then reshapes (dropped 1s come back).
   mlir::Value reduceToShape(mlir::Value g, mlir::RankedTensorType target);
+  /// `g` padded with zeros (`fusec.pad` in constant mode); itself when
+  /// nothing is added.
+  mlir::Value padZeros(mlir::Value g, llvm::ArrayRef<int64_t> low,
+                       llvm::ArrayRef<int64_t> high,
+                       llvm::ArrayRef<int64_t> interior);
   /// The adjoint of a slice scattered into zeros of the input's shape.
   mlir::Value scatterSlice(mlir::Value g, mlir::RankedTensorType input,
                            llvm::ArrayRef<int64_t> start,

@@ -98,6 +98,15 @@ def Fusec_GeluApproximation : I32EnumAttr<"GeluApproximation",
   let cppNamespace = "::fusec";
 }
 
+def Fusec_PadMode : I32EnumAttr<"PadMode",
+    "where padding values come from", [
+      I32EnumAttrCase<"constant", 0>,
+      I32EnumAttrCase<"reflect", 1>,
+      I32EnumAttrCase<"edge", 2>
+    ]> {
+  let cppNamespace = "::fusec";
+}
+
 // The kind of a fusion: the plain C++ enum fusec::FusionKind
 // (fusec/Support/FusionKind.h), which the runtime shares, stored as an i32.
 def Fusec_FusionKindAttr : Attr<CPred<"::fusec::isFusionKindAttr($_self)">,

@@ -85,6 +85,12 @@ def Fusec_DifferentiableOpInterface
         `adjoints`, which insert at the gradient function's end.
       }],
       "void", "backprop", (ins "::fusec::Adjoints &":$adjoints)>,
+    InterfaceMethod<[{
+        Why the rule cannot differentiate this operation as configured (an
+        attribute value it has no rule for), or empty when it can.
+      }],
+      "std::string", "notDifferentiable", (ins), [{}],
+      [{ return std::string(); }]>,
   ];
 }
 

@@ -16,6 +16,7 @@
 
 #include "fusec/Dialect/Fusec/IR/FusecOpsEnums.h.inc"
 #include "fusec/Support/FusionKind.h"
+#include "fusec/Support/Window.h"
 
 namespace fusec {
 /// Whether `attr` holds a FusionKind (the storage of `fusec.fusion`'s kind:

@@ -471,6 +471,76 @@ def Fusec_SliceOp : Fusec_Op<"slice",
   let hasFolder = 1;
 }
 
+def Fusec_PadOp : Fusec_Op<"pad",
+    Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor,
+    DeclareOpInterfaceMethods<Fusec_DifferentiableOpInterface,
+                              ["notDifferentiable"]>]> {
+  let summary = "Pad with a constant, a reflection or the edge values";
+  let description = [{
+    Adds `low[d]` elements before and `high[d]` after each dimension `d`
+    (both at least 0) and, in `constant` mode only, `interior[d]` elements
+    between consecutive elements (as XLA's pad; omitted means none). Result
+    dimension: `low + dim + max(dim - 1, 0) * interior + high`.
+
+    * `constant` (the default): the new elements are `value` (an f64,
+      default 0, converted to the element type as `cast` does; for integer
+      and `i1` tensors it must be an integer the type holds exactly).
+    * `reflect`: mirrored without repeating the edge, as NumPy's `reflect`
+      and ONNX's `reflect`: `low` and `high` at most `dim - 1`.
+    * `edge`: the first or last element repeated; needs `dim >= 1` where
+      something is added.
+
+    ```mlir
+    %1 = fusec.pad %0 low = [0, 1, 1, 0] high = [0, 1, 1, 0] : tensor<1x4x4x3xf32> -> tensor<1x6x6x3xf32>
+    %2 = fusec.pad %0 low = [0, 2, 2, 0] high = [0, 2, 2, 0] mode = reflect : tensor<1x4x4x3xf32> -> tensor<1x8x8x3xf32>
+    %3 = fusec.pad %x low = [1] high = [0] interior = [2] value = -1.0 : tensor<3xf32> -> tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input, DenseI64ArrayAttr:$low,
+                   DenseI64ArrayAttr:$high,
+                   OptionalAttr<DenseI64ArrayAttr>:$interior,
+                   DefaultValuedAttr<Fusec_PadMode,
+                       "::fusec::PadMode::constant">:$mode,
+                   DefaultValuedAttr<F64Attr, "0.0">:$value);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = [{
+    $input `low` `=` $low `high` `=` $high (`interior` `=` $interior^)?
+    (`mode` `=` $mode^)? (`value` `=` $value^)? attr-dict `:` type($input)
+    `->` type($result)
+  }];
+  let hasFolder = 1;
+}
+
+def Fusec_PatchesOp : Fusec_Op<"patches",
+    Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
+  let summary = "The sliding windows of an NHWC tensor (im2col)";
+  let description = [{
+    For an input `[N, H, W, C]`, a `window = [KH, KW]`, `strides = [SH, SW]`
+    and `dilations = [DH, DW]` (all at least 1), the result
+    `[N, OH, OW, KH, KW, C]` holds every window:
+    `result[n, i, j, p, q, c] = input[n, i * SH + p * DH, j * SW + q * DW, c]`
+    with `OH = (H - (KH - 1) * DH - 1) / SH + 1` (and `OW` alike); the
+    dilated window must fit (pad first). Convolutions and pooling lower to
+    it (`fusec-lower-windows`): it fuses into the kernel that reads it as
+    index arithmetic, as the gather of an implicit GEMM.
+
+    ```mlir
+    %p = fusec.patches %x window = [3, 3] strides = [1, 1] dilations = [1, 1] : tensor<1x6x6x8xf32> -> tensor<1x4x4x3x3x8xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input, DenseI64ArrayAttr:$window,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations);
+  let results = (outs Fusec_Tensor:$result);
+  let extraClassDeclaration = [{
+    /// The window's placement, without padding (verified).
+    ::fusec::Window2D getWindow2D();
+  }];
+  let assemblyFormat = [{
+    $input `window` `=` $window `strides` `=` $strides `dilations` `=`
+    $dilations attr-dict `:` type($input) `->` type($result)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -562,6 +632,111 @@ def Fusec_MatmulOp : Fusec_Op<"matmul",
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
   let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Window operations: convolution and pooling on NHWC tensors
+//===----------------------------------------------------------------------===//
+
+// The geometry common to the window operations: `padding` is
+// [top, bottom, left, right], `strides` and `dilations` [height, width].
+// They are lowered by fusec-lower-windows before mixed precision, training
+// and fusion, so those never see them (a boundary if they did).
+class Fusec_WindowOp<string mnemonic, string precision>
+    : Fusec_Op<mnemonic, Fusec_Properties<"Boundary", precision, "Cheap">,
+               [InferTypeOpAdaptor], /*differentiable=*/0> {
+  let extraClassDeclaration = [{
+    /// The window's placement (verified: every entry in range).
+    ::fusec::Window2D getWindow2D();
+  }];
+}
+
+def Fusec_Conv2DOp : Fusec_WindowOp<"conv2d", "Allow"> {
+  let summary = "2-D convolution of an NHWC tensor, grouped and dilated";
+  let description = [{
+    `input [N, H, W, C]` convolved (cross-correlated, as every framework
+    does) with `filter [KH, KW, C / groups, F]` (HWIO; `groups` divides
+    both `C` and `F`, `F / groups` filters per group), plus the optional
+    `bias [F]`. With `padding = [top, bottom, left, right]` of zeros:
+
+    `result[n, i, j, f] = bias[f] + sum over p, q, c of
+    padded[n, i * SH + p * DH, j * SW + q * DW, g * C / groups + c] *
+    filter[p, q, c, f]` with `g = f / (F / groups)`.
+
+    `OH = (H + top + bottom - (KH - 1) * DH - 1) / SH + 1`, `OW` alike.
+    Floats only, one element type. Products and sums in f64, in the order
+    `p`, `q`, `c` (a matmul's order over the patches), rounded once to the
+    element type; the bias is then added in the compute type. Padding zeros
+    take part in the products (`0 * inf` is NaN, as in an im2col lowering).
+    `groups == C` is a depthwise convolution (`F / C` filters per channel).
+
+    ```mlir
+    %y = fusec.conv2d %x, %w, %b strides = [2, 2] dilations = [1, 1] padding = [3, 3, 3, 3] : (tensor<1x224x224x3xf32>, tensor<7x7x3x64xf32>, tensor<64xf32>) -> tensor<1x112x112x64xf32>
+    %d = fusec.conv2d %x, %k strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] groups = 32 : (tensor<1x56x56x32xf32>, tensor<3x3x1x32xf32>) -> tensor<1x56x56x32xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_FloatTensor:$input, Fusec_FloatTensor:$filter,
+                   Optional<Fusec_FloatTensor>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                   DenseI64ArrayAttr:$padding,
+                   DefaultValuedAttr<I64Attr, "1">:$groups);
+  let results = (outs Fusec_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $filter (`,` $bias^)? `strides` `=` $strides `dilations` `=`
+    $dilations `padding` `=` $padding (`groups` `=` $groups^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
+class Fusec_Pool2DOp<string mnemonic, Type type, string precision>
+    : Fusec_WindowOp<mnemonic, precision> {
+  let results = (outs type:$result);
+  let assemblyFormat = [{
+    $input `window` `=` $window `strides` `=` $strides `dilations` `=`
+    $dilations `padding` `=` $padding attr-dict `:` type($input) `->`
+    type($result)
+  }];
+}
+
+def Fusec_MaxPool2DOp : Fusec_Pool2DOp<"max_pool2d", Fusec_NumericTensor,
+    "Clear"> {
+  let summary = "2-D max pooling of an NHWC tensor";
+  let description = [{
+    The maximum of each `window = [KH, KW]` of `input [N, H, W, C]` (with
+    the NaN and signed-zero rules of `fusec.max`), per channel, the window
+    placed as in `conv2d`. Padding elements are `-inf` (the smallest
+    integer for integers): a window entirely in the padding gives that.
+
+    ```mlir
+    %y = fusec.max_pool2d %x window = [3, 3] strides = [2, 2] dilations = [1, 1] padding = [1, 1, 1, 1] : tensor<1x112x112x64xf32> -> tensor<1x56x56x64xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_NumericTensor:$input, DenseI64ArrayAttr:$window,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                   DenseI64ArrayAttr:$padding);
+}
+
+def Fusec_AvgPool2DOp : Fusec_Pool2DOp<"avg_pool2d", Fusec_FloatTensor,
+    "Deny"> {
+  let summary = "2-D average pooling of an NHWC tensor";
+  let description = [{
+    The mean of each window, placed as in `max_pool2d`: the f64 sum of the
+    window divided by `KH * KW` with `count_include_pad` (padding counts as
+    zeros), else by the number of elements inside the input, rounded once;
+    a window entirely in the padding is then NaN (0 / 0).
+
+    ```mlir
+    %y = fusec.avg_pool2d %x window = [3, 3] strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] : tensor<1x8x8x4xf32> -> tensor<1x8x8x4xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_FloatTensor:$input, DenseI64ArrayAttr:$window,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                   DenseI64ArrayAttr:$padding, UnitAttr:$count_include_pad);
+  let assemblyFormat = [{
+    $input `window` `=` $window `strides` `=` $strides `dilations` `=`
+    $dilations `padding` `=` $padding (`count_include_pad` $count_include_pad^)?
+    attr-dict `:` type($input) `->` type($result)
+  }];
 }
 
 //===----------------------------------------------------------------------===//

@@ -40,6 +40,12 @@ def FusecFoldConcatSplit : Pass<"fusec-fold-concat-split"> {
       Done only when one of those concats has no user but that op, so that
       nothing is computed twice.
 
+    * **elementwise of reshapes**: an elementwise op whose operands are
+      reshapes of one shape (each used by that op only), or values that
+      broadcast along trailing dimensions the reshape keeps, runs on the
+      shape before the reshape and is reshaped after: the relu or bias of
+      a lowered convolution then joins its matmul's epilogue.
+
     Nothing here splits a matrix product: `matmul(x, concat(wq, wk, wv))`
     followed by slices of the result stays one matmul.
 
@@ -160,6 +166,43 @@ def FusecAutodiff : Pass<"fusec-autodiff", "mlir::ModuleOp"> {
     Options: [autodiff](FusecOptions.md#autodiff).
   }];
   let dependentDialects = ["::fusec::FusecDialect"];
+}
+
+def FusecLowerWindows : Pass<"fusec-lower-windows", "mlir::func::FuncOp"> {
+  let summary = "Lower convolutions and pooling to patches, matmuls and "
+                "reductions";
+  let description = [{
+    Rewrites `conv2d`, `max_pool2d` and `avg_pool2d` into operations that
+    fusion and code generation handle, so that every backend (the
+    interpreter, the host device, a GPU) runs a convolution the same way:
+
+    * padding becomes a `pad` (zeros; `-inf` or the smallest integer for
+      max pooling) and the windows a `patches` (im2col): both index
+      arithmetic, fused into the kernel that reads them, so the padded
+      tensor is never written;
+    * a convolution with one group is a matmul of the patches `[N*OH*OW,
+      KH*KW*C]` with the filter `[KH*KW*C, F]` (a 1x1 convolution with unit
+      strides reads the input itself), the bias its epilogue; the patches
+      are written once by a gather kernel (implicit GEMM would read them in
+      the matmul; cuBLASLt cannot);
+    * a depthwise convolution (one input channel per group) is a product
+      with the broadcast filter summed over the window: a reduction kernel
+      that reads the input directly (computed in f32 for f16/bf16 inputs);
+    * other grouped convolutions are a batched matmul over the groups;
+    * max pooling is a `reduce_max` over the window axes, average pooling a
+      `reduce_mean` (a `reduce_sum` divided by the per-position count of
+      elements inside the input when padding does not count).
+
+    The results equal the operations' own reference kernels up to the order
+    of rounding (products of depthwise convolutions round to the compute
+    type; average pooling without the padding rounds twice). fusec runs it
+    first, before mixed precision and training (`--no-lower-windows` keeps
+    the operations for the interpreter's direct kernels).
+  }];
+  let dependentDialects = ["::fusec::FusecDialect"];
+  let statistics = [
+    Statistic<"numLowered", "lowered", "Window operations lowered">
+  ];
 }
 
 def FusecDemoteF64 : Pass<"fusec-demote-f64", "mlir::func::FuncOp"> {
