@@ -69,6 +69,16 @@ config.substitutions.append(("%host_cxx", config.host_cxx))
 # Tests never touch the user's kernel cache.
 config.environment["FUSEC_CACHE_DIR"] = "off"
 
+# The ONNX Python package (onnx==1.22.0, which ships the backend node
+# tests) in the virtual environment tools/dev.sh sets up in the build
+# directory: it writes the ONNX test models and reads the node tests.
+onnx_python = os.path.join(config.fusec_obj_root, "python", "bin", "python")
+if os.path.exists(onnx_python) and subprocess.run(
+        [onnx_python, "-c", "import onnx"], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("onnx")
+config.substitutions.append(("%onnx_python", onnx_python))
+
 # Installing fusec and building a consumer project needs CMake and Ninja.
 if shutil.which("cmake") and shutil.which("ninja"):
     config.available_features.add("cmake-install")

@@ -17,7 +17,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUSEC_BUILD_DIR:-$root/build}"
 packages=(cmake ninja-build g++ python3 python3-numpy graphviz libgtest-dev
           libbenchmark-dev llvm-22-dev llvm-22-tools libmlir-22-dev
-          mlir-22-tools)
+          mlir-22-tools libonnx-dev libprotobuf-dev python3-venv)
 
 install_missing_packages() {
   local missing=()
@@ -38,6 +38,22 @@ install_missing_packages() {
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
     "${missing[@]}"
+}
+
+# The Python packages the tests use that Debian does not ship in the
+# versions they need (the ONNX node tests come with onnx==1.22.0), in a
+# virtual environment in the build directory. Without network access the
+# ONNX tests are reported unsupported.
+python_env() {
+  local env="$build/python"
+  if [ -x "$env/bin/python" ] && "$env/bin/python" -c "import onnx" 2>/dev/null; then
+    return
+  fi
+  echo "== setting up $env (onnx==1.22.0 from PyPI)"
+  mkdir -p "$build"
+  python3 -m venv "$env" &&
+    "$env/bin/pip" install -q --disable-pip-version-check onnx==1.22.0 numpy ||
+    echo "== warning: could not install onnx from PyPI; the ONNX tests will be unsupported"
 }
 
 build_fusec() {
@@ -79,6 +95,7 @@ case "${1:-}" in
   test)
     install_missing_packages
     build_fusec
+    python_env
     cmake --build "$build" --target check-fusec
     ;;
   build)

@@ -522,6 +522,24 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
     }
     return emitValue(slice.getInput(), inIdx);
   }
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    // The index, wrapped and clamped to the axis, then the input there.
+    Value in = gather.getInput(), indices = gather.getIndices();
+    int64_t axis = int64_t(gather.getAxis());
+    int64_t dim = tensorType(in).getDimSize(axis);
+    int64_t idxRank = tensorType(indices).getRank();
+    Index idxIdx(idx.begin() + axis, idx.begin() + axis + idxRank);
+    std::string raw = emitValue(indices, idxIdx);
+    std::string k = fresh("d");
+    line("fusec_i64 " + k + " = (fusec_i64)(" + raw + ");");
+    line("if (" + k + " < 0) " + k + " += " + std::to_string(dim) + ";");
+    line(k + " = " + k + " < 0 ? 0 : " + k + " > " + std::to_string(dim - 1) +
+         " ? " + std::to_string(dim - 1) + " : " + k + ";");
+    Index inIdx(idx.begin(), idx.begin() + axis);
+    inIdx.push_back(k);
+    inIdx.append(idx.begin() + axis + idxRank, idx.end());
+    return emitValue(in, inIdx);
+  }
   if (auto patches = dyn_cast<PatchesOp>(op)) {
     // [n, i, j, p, q, c] reads [n, i*SH + p*DH, j*SW + q*DW, c].
     Window2D w = patches.getWindow2D();

@@ -69,6 +69,7 @@ void Invocation::bindOptions(OptionBinder &binder) {
   binder.flag("compile-stats", compileStats,
               "Print kernel and cache statistics of code generation to "
               "stderr");
+  import.bindOptions(binder);
   pipeline.bindOptions(binder);
   codegen.bindOptions(binder);
   execution.bindOptions(binder);
@@ -428,7 +429,7 @@ fusec::runInvocation(Invocation &inv, Session &session,
   FailureOr<std::unique_ptr<rt::Device>> device = openRunDevice(inv, session);
   if (failed(device))
     return failure();
-  FailureOr<Model> loaded = session.loadFile(inv.input);
+  FailureOr<Model> loaded = session.loadFile(inv.input, inv.import);
   if (failed(loaded))
     return failure();
   Model &model = *loaded;

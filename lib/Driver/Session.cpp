@@ -1,10 +1,12 @@
 //===- Session.cpp - Loading models, collecting diagnostics ---------------===//
 
 #include "fusec/Driver/Session.h"
+#include "fusec/Conversion/OnnxImport.h"
 #include "fusec/Conversion/TosaToFusec/TosaToFusec.h"
 #include "fusec/InitAll.h"
 #include "fusec/Support/Buffer.h"
 #include "fusec/Support/File.h"
+#include "fusec/Support/Options.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -66,6 +68,14 @@ struct Session::Handler {
     case DiagnosticSeverity::Remark:
       d.severity = fusec::Diagnostic::Severity::Remark;
       break;
+    }
+    // Places in files that have no lines (an ONNX node: "model.onnx:node 3
+    // 'conv1' (Conv)") are named locations.
+    if (auto name = dyn_cast<NameLoc>(diag.getLocation());
+        name && isa<UnknownLoc>(name.getChildLoc())) {
+      session.record(d.severity, diag.str(), name.getName().str());
+      session.diagnostics.back().location = name.getName().str();
+      return;
     }
     auto loc = dyn_cast<FileLineColLoc>(diag.getLocation());
     if (loc && loc.getLine() == 0) {
@@ -146,7 +156,82 @@ void Session::note(const std::string &message, const std::string &who) {
   record(fusec::Diagnostic::Severity::Note, message, who);
 }
 
-FailureOr<Model> Session::loadFile(const std::string &path) {
+void ImportOptions::bindOptions(OptionBinder &binder) {
+  binder.group("import", "Importing ONNX models");
+  binder.list("input-shape", inputShapes,
+              "The full shape of an input with dynamic dimensions, as "
+              "NAME=D0xD1x... (repeatable)",
+              "name=shape", /*commaSeparated=*/false);
+  binder.list("constant-input", constantInputs,
+              "Give an input its value at compile time, as NAME=FILE.npy: "
+              "it becomes a constant, so shapes, axes or indices computed "
+              "from it fold (repeatable)",
+              "name=file.npy", /*commaSeparated=*/false);
+  binder.integer("batch", batch,
+                 "The size of a dynamic first dimension of any input (0: "
+                 "none given)",
+                 0);
+}
+
+/// Whether `name` names an ONNX file, or `bytes` are one.
+static bool isOnnx(StringRef name, StringRef bytes) {
+  return name.ends_with(".onnx") || looksLikeOnnx(bytes);
+}
+
+FailureOr<Model> Session::loadOnnx(const std::string &name, StringRef bytes,
+                                   const ImportOptions &import) {
+  OnnxImportOptions options;
+  options.batch = import.batch;
+  for (const std::string &spec : import.inputShapes) {
+    size_t eq = spec.rfind('=');
+    std::vector<int64_t> dims;
+    bool ok = eq != std::string::npos && eq > 0 && eq + 1 < spec.size();
+    if (ok) {
+      StringRef rest = StringRef(spec).substr(eq + 1);
+      SmallVector<StringRef> parts;
+      rest.split(parts, 'x');
+      for (StringRef part : parts) {
+        int64_t d;
+        if (part.getAsInteger(10, d) || d < 0) {
+          ok = false;
+          break;
+        }
+        dims.push_back(d);
+      }
+    }
+    if (!ok) {
+      error("--input-shape=" + spec +
+            ": expected NAME=D0xD1x... with "
+            "non-negative sizes (1x3x224x224)");
+      return failure();
+    }
+    options.inputShapes[spec.substr(0, eq)] = dims;
+  }
+  for (const std::string &spec : import.constantInputs) {
+    size_t eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      error("--constant-input=" + spec + ": expected NAME=FILE.npy");
+      return failure();
+    }
+    options.constantInputs[spec.substr(0, eq)] = spec.substr(eq + 1);
+  }
+  int64_t before = errors;
+  OwningOpRef<ModuleOp> module = importOnnx(*context, name, bytes, options);
+  if (!module) {
+    if (errors == before)
+      error("cannot import the ONNX model", name);
+    return failure();
+  }
+  if (failed(verify(*module))) {
+    if (errors == before)
+      error("the imported ONNX model is not valid", name);
+    return failure();
+  }
+  return Model(std::move(module), name);
+}
+
+FailureOr<Model> Session::loadFile(const std::string &path,
+                                   const ImportOptions &import) {
   struct stat st;
   bool stream =
       path == "-" || (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode));
@@ -157,7 +242,7 @@ FailureOr<Model> Session::loadFile(const std::string &path) {
       error(message);
       return failure();
     }
-    return loadBuffer(std::move(file));
+    return loadBuffer(std::move(file), import);
   }
   // Standard input, a pipe or a device: read as it comes, stopping at the
   // first NUL byte of what is not MLIR bytecode (a binary file, /dev/zero)
@@ -165,7 +250,8 @@ FailureOr<Model> Session::loadFile(const std::string &path) {
   const uint64_t cap = BufferAllocator::defaultLimit();
   size_t scanned = 0, nul = std::string::npos;
   auto limit = [&](std::string_view prefix) -> uint64_t {
-    if (prefix.size() >= 4 && prefix.substr(0, 4) == "ML\xefR")
+    if ((prefix.size() >= 4 && prefix.substr(0, 4) == "ML\xefR") ||
+        looksLikeOnnx(StringRef(prefix.data(), prefix.size())))
       return cap;
     if (nul == std::string::npos) {
       nul = prefix.find('\0', scanned);
@@ -190,12 +276,15 @@ FailureOr<Model> Session::loadFile(const std::string &path) {
           std::to_string(cap >> 20) + " MiB)");
     return failure();
   }
-  return loadBuffer(llvm::MemoryBuffer::getMemBufferCopy(bytes.view(), name));
+  return loadBuffer(llvm::MemoryBuffer::getMemBufferCopy(bytes.view(), name),
+                    import);
 }
 
-FailureOr<Model>
-Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+FailureOr<Model> Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                     const ImportOptions &import) {
   std::string name = buffer->getBufferIdentifier().str();
+  if (isOnnx(name, buffer->getBuffer()))
+    return loadOnnx(name, buffer->getBuffer(), import);
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   int64_t before = errors;
   // A parser that fails without saying why (some of upstream's custom

@@ -1,4 +1,4 @@
-//===- Windows.cpp - Reference pad, patches, convolution, pooling ---------===//
+//===- Windows.cpp - Reference pad, gather, patches, conv, pooling --------===//
 //
 // Direct loops, independent of the patches + matmul lowering that code
 // generation uses (fusec-lower-windows): each is the other's check. The
@@ -109,6 +109,33 @@ void kernels::pad(const Buffer &in, const std::vector<int64_t> &low,
       counter[d] = 0;
     }
   }
+}
+
+void kernels::gather(const Buffer &in, const Buffer &indices, int64_t axis,
+                     Buffer &out) {
+  if (out.numElements() == 0)
+    return;
+  const Shape &is = in.shape();
+  int64_t outer = 1, inner = 1, dim = is[size_t(axis)];
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= is[size_t(d)];
+  for (size_t d = size_t(axis) + 1; d < is.size(); ++d)
+    inner *= is[d];
+  size_t width = dtypeSize(in.dtype()) * size_t(inner);
+  int64_t count = indices.numElements();
+  const auto *src = static_cast<const unsigned char *>(in.data());
+  auto *dst = static_cast<unsigned char *>(out.data());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t k = indices.dtype() == DType::I64
+                      ? indices.as<int64_t>()[j]
+                      : int64_t(indices.as<int32_t>()[j]);
+      if (k < 0)
+        k += dim;
+      k = std::min(std::max<int64_t>(k, 0), dim - 1);
+      std::memcpy(dst, src + size_t(o * dim + k) * width, width);
+      dst += width;
+    }
 }
 
 void kernels::patches(const Buffer &in, const Window2D &w, Buffer &out) {

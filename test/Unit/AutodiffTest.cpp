@@ -640,6 +640,22 @@ TEST_F(AutodiffTest, Pad) {
         {8, 5}, "pad interior");
 }
 
+// Repeated, negative and out-of-range (clamped) indices: each row sums the
+// gradients of every place that read it.
+TEST_F(AutodiffTest, Gather) {
+  check({{"x", {5, 3}, uniform({5, 3}, -2, 2)}},
+        "  %i = fusec.constant dense<[[4, -1], [0, 9], [2, 2]]> : "
+        "tensor<3x2xi64>\n"
+        "  %y = fusec.gather %x, %i axis = 0 : (tensor<5x3xf32>, "
+        "tensor<3x2xi64>) -> tensor<3x2x3xf32>",
+        {3, 2, 3}, "gather rows");
+  check({{"x", {2, 4, 3}, uniform({2, 4, 3}, -2, 2)}},
+        "  %i = fusec.constant dense<[3, 1, 3]> : tensor<3xi32>\n"
+        "  %y = fusec.gather %x, %i axis = 1 : (tensor<2x4x3xf32>, "
+        "tensor<3xi32>) -> tensor<2x3x3xf32>",
+        {2, 3, 3}, "gather along a middle axis");
+}
+
 TEST_F(AutodiffTest, Patches) {
   check({{"x", {1, 7, 6, 2}, uniform({1, 7, 6, 2}, -2, 2)}},
         "  %y = fusec.patches %x window = [3, 2] strides = [2, 1] dilations = "

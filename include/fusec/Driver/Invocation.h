@@ -45,6 +45,7 @@ struct Invocation {
   Backend backend = Backend::Auto;
   bool verifyEach = false;
   bool compileStats = false;
+  ImportOptions import;
   PipelineOptions pipeline;
   CodegenOptions codegen;
   rt::ExecutionOptions execution;

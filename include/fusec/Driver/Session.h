@@ -4,8 +4,8 @@
 // MLIRContext with fusec's dialects and the source buffers of the models it
 // loads, and collects every diagnostic (rendered as `file:line:col: error:
 // ...` with the source line) instead of printing it; a Model is one loaded
-// module. Loading recognizes the format from the content: MLIR text or
-// bytecode in the fusec or TOSA dialects today.
+// module. Loading recognizes the format: MLIR text or bytecode in the fusec
+// or TOSA dialects, or an ONNX model (a .onnx file, or protobuf content).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +37,21 @@ struct Diagnostic {
 };
 
 class Model;
+class OptionBinder;
+
+/// How models in other formats than MLIR are imported.
+struct ImportOptions {
+  /// --input-shape=NAME=D0xD1x...: binds the dynamic dimensions of an ONNX
+  /// input (repeatable).
+  std::vector<std::string> inputShapes;
+  /// --batch=N: the size of a dynamic first dimension of any ONNX input.
+  int64_t batch = 0;
+  /// --constant-input=NAME=FILE.npy: an ONNX input given its value at
+  /// compile time (repeatable).
+  std::vector<std::string> constantInputs;
+
+  void bindOptions(OptionBinder &binder);
+};
 
 class Session {
 public:
@@ -62,12 +77,18 @@ public:
   void note(const std::string &message, const std::string &who = "fusec");
 
   /// Loads the model in file `path` ("-" is stdin).
-  mlir::FailureOr<Model> loadFile(const std::string &path);
+  mlir::FailureOr<Model> loadFile(const std::string &path,
+                                  const ImportOptions &import = {});
   /// Loads a model from memory; `buffer`'s identifier names it in
   /// diagnostics.
-  mlir::FailureOr<Model> loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  mlir::FailureOr<Model> loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                                    const ImportOptions &import = {});
 
 private:
+  mlir::FailureOr<Model> loadOnnx(const std::string &name,
+                                  llvm::StringRef bytes,
+                                  const ImportOptions &import);
+
   struct Handler;
   std::unique_ptr<mlir::MLIRContext> context;
   llvm::SourceMgr sourceMgr;

@@ -116,6 +116,11 @@ void pad(const Buffer &in, const std::vector<int64_t> &low,
          const std::vector<int64_t> &interior, PadKind kind, double value,
          Buffer &out);
 
+/// out[p..., j..., q...] = in[p..., k, q...] with k = indices[j...] along
+/// `axis`: negative indices count from the end, others are clamped to the
+/// axis.
+void gather(const Buffer &in, const Buffer &indices, int64_t axis, Buffer &out);
+
 /// The windows of an NHWC tensor: out [N, OH, OW, KH, KW, C] with
 /// out[n, i, j, p, q, c] = in[n, i*SH + p*DH, j*SW + q*DW, c] (no padding).
 void patches(const Buffer &in, const Window2D &window, Buffer &out);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Conversion/Passes.h"
+#include "fusec/Dialect/Fusec/IR/Compositions.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -514,6 +515,93 @@ struct PadPattern : TosaPattern<tosa::PadOp> {
   }
 };
 
+//===--- Indexing ---------------------------------------------------------===//
+
+/// argmax over one axis, dropped, as i32 (or the result's integer type):
+/// the first maximum; with nan_mode PROPAGATE a NaN is the maximum, with
+/// IGNORE NaNs are skipped.
+struct ArgMaxPattern : TosaPattern<tosa::ArgMaxOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::ArgMaxOp op,
+                        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    auto type = cast<RankedTensorType>(x.getType());
+    int64_t axis = op.getAxis();
+    if (axis < 0 || axis >= type.getRank() || type.getDimSize(axis) == 0)
+      return refuse(op, "axis " + Twine(axis) + " is out of range or empty");
+    RankedTensorType result = resultType(op);
+    if (!isa<IntegerType>(result.getElementType()) ||
+        result.getElementType().isInteger(1))
+      return refuse(op, "argmax into " + typeString(result));
+    if (op.getNanMode() == tosa::NanPropagationMode::IGNORE &&
+        isa<FloatType>(type.getElementType()))
+      x = SelectOp::create(
+          rewriter, loc, isNaN(rewriter, loc, x),
+          scalarConstant(
+              rewriter, loc, type.getElementType(),
+              rewriter.getFloatAttr(type.getElementType(), -INFINITY)),
+          x);
+    rewriter.replaceOp(op, buildArgExtremum(rewriter, loc, x, axis,
+                                            /*keepDims=*/false,
+                                            /*isMax=*/true, /*last=*/false,
+                                            result.getElementType()));
+    return success();
+  }
+};
+
+/// reduce_all and reduce_any over one axis, kept: the min and max of the
+/// booleans as i32.
+template <typename SourceOp, typename ReduceOp>
+struct BoolReducePattern : TosaPattern<SourceOp> {
+  using TosaPattern<SourceOp>::TosaPattern;
+  LogicalResult convert(SourceOp op, PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    int64_t axis = op.getAxis();
+    if (axis < 0 || axis >= type.getRank())
+      return this->refuse(op, "axis " + Twine(axis) + " is out of range");
+    Value wide = CastOp::create(
+        rewriter, loc, type.clone(rewriter.getI32Type()), op.getInput());
+    Value r = ReduceOp::create(rewriter, loc, wide, ArrayRef<int64_t>{axis},
+                               /*keep_dims=*/true);
+    rewriter.replaceOpWithNewOp<CastOp>(op, resultType(op), r);
+    return success();
+  }
+};
+
+/// gather(values [N, K, C], indices [N, W]) -> [N, W, C]: a gather along
+/// the rows of the [N*K, C] values with indices offset by n*K.
+struct GatherPattern : TosaPattern<tosa::GatherOp> {
+  using TosaPattern::TosaPattern;
+  LogicalResult convert(tosa::GatherOp op,
+                        PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto values = cast<RankedTensorType>(op.getValues().getType());
+    auto indices = cast<RankedTensorType>(op.getIndices().getType());
+    int64_t n = values.getDimSize(0), k = values.getDimSize(1),
+            c = values.getDimSize(2), w = indices.getDimSize(1);
+    if (k == 0 && n * w != 0)
+      return refuse(op, "gathers from empty values");
+    Type it = indices.getElementType();
+    SmallVector<Attribute> offsets;
+    for (int64_t i = 0; i < n; ++i)
+      offsets.push_back(IntegerAttr::get(it, i * k));
+    Value offset =
+        ConstantOp::create(rewriter, loc,
+                           cast<ElementsAttr>(DenseElementsAttr::get(
+                               RankedTensorType::get({n, 1}, it), offsets)));
+    Value flatIdx = ReshapeOp::create(
+        rewriter, loc, indices.clone({n * w}),
+        AddOp::create(rewriter, loc, op.getIndices(), offset));
+    Value flatValues = ReshapeOp::create(
+        rewriter, loc, values.clone({n * k, c}), op.getValues());
+    Value g = GatherOp::create(rewriter, loc, flatValues, flatIdx, uint64_t(0));
+    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType(op), g);
+    return success();
+  }
+};
+
 /// reduce_* over one axis, keeping it. reduce_max/min with nan_mode IGNORE
 /// skip NaNs; an all-NaN slice gives NaN.
 template <typename SourceOp, typename TargetOp>
@@ -597,7 +685,10 @@ void fusec::populateTosaToFusecPatterns(RewritePatternSet &patterns,
       ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
       ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,
       ConvPattern<tosa::Conv2DOp>, ConvPattern<tosa::DepthwiseConv2DOp>,
-      MaxPoolPattern, AvgPoolPattern, PadPattern>(ctx, failures);
+      MaxPoolPattern, AvgPoolPattern, PadPattern, ArgMaxPattern,
+      BoolReducePattern<tosa::ReduceAllOp, ReduceMinOp>,
+      BoolReducePattern<tosa::ReduceAnyOp, ReduceMaxOp>, GatherPattern>(
+      ctx, failures);
 }
 
 LogicalResult fusec::checkTosaBeforeVerification(Operation *root) {
@@ -668,9 +759,10 @@ LogicalResult fusec::importTosa(Operation *root) {
                          "sigmoid, erf, reciprocal, rsqrt, clamp, cast, "
                          "logical_and, logical_or, logical_xor, logical_not, "
                          "greater, greater_equal, equal, select, concat, "
-                         "slice, reshape, transpose, tile, pad, matmul, "
-                         "conv2d, depthwise_conv2d, max_pool2d, avg_pool2d, "
-                         "reduce_sum, reduce_max and reduce_min";
+                         "slice, reshape, transpose, tile, pad, gather, "
+                         "matmul, conv2d, depthwise_conv2d, max_pool2d, "
+                         "avg_pool2d, argmax, reduce_sum, reduce_max, "
+                         "reduce_min, reduce_all and reduce_any";
   }
   // Constants: dead ones are dropped; those feeding only refused ops need
   // no error of their own; any other user needs the value, so it is one.

@@ -72,3 +72,12 @@ func.func @conv_depthwise_mobilenet(%x: tensor<1x8x8x6xf32>, %w: tensor<3x3x1x6x
   %y = fusec.conv2d %x, %w, %b strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] groups = 6 : (tensor<1x8x8x6xf32>, tensor<3x3x1x6xf32>, tensor<6xf32>) -> tensor<1x8x8x6xf32>
   return %y : tensor<1x8x8x6xf32>
 }
+
+// An embedding lookup with negative and out-of-range (clamped) indices,
+// fused with what reads it.
+func.func @gather_embedding(%table: tensor<16x8xf32>, %tokens: tensor<2x5xi64>) -> tensor<2x5x8xf32> {
+  %e = fusec.gather %table, %tokens axis = 0 : (tensor<16x8xf32>, tensor<2x5xi64>) -> tensor<2x5x8xf32>
+  %s = fusec.constant dense<2.0> : tensor<f32>
+  %y = fusec.mul %e, %s : tensor<2x5x8xf32>, tensor<f32>
+  return %y : tensor<2x5x8xf32>
+}

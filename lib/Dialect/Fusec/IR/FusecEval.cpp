@@ -598,6 +598,16 @@ LogicalResult PadOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
   return success();
 }
 
+LogicalResult GatherOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
+                                 SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateResult(*this, ctx);
+  if (!out)
+    return failure();
+  k::gather(operands[0], operands[1], int64_t(getAxis()), out);
+  results.push_back(std::move(out));
+  return success();
+}
+
 LogicalResult PatchesOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
                                   SmallVectorImpl<Buffer> &results) {
   Buffer out = allocateResult(*this, ctx);

@@ -463,6 +463,44 @@ std::string PadOp::notDifferentiable() {
          " has no derivative rule; only mode constant does";
 }
 
+void GatherOp::backprop(Adjoints &a) {
+  // Each input slice receives the sum of the gradients of the places that
+  // read it: a one-hot [D, J] of the (wrapped, clamped) indices times the
+  // gradient as [P, J, Q].
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    RankedTensorType in = getInput().getType();
+    int64_t axis = int64_t(getAxis()), dim = in.getDimSize(axis);
+    Type elem = in.getElementType();
+    int64_t outer = 1, inner = 1,
+            count = getIndices().getType().getNumElements();
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= in.getDimSize(d);
+    for (int64_t d = axis + 1; d < in.getRank(); ++d)
+      inner *= in.getDimSize(d);
+    if (count == 0 || in.getNumElements() == 0)
+      return a.zeros(in.getShape(), elem);
+    Value idx = a.reshapeTo(a.fwd(getIndices()), {1, count});
+    Type it = getIndices().getType().getElementType();
+    Value wrapped = a.select(a.compare(P::lt, idx, a.scalar(idx, 0)),
+                             a.add(idx, a.scalar(idx, double(dim))), idx);
+    Value clamped = MinOp::create(
+        a.b, a.loc, MaxOp::create(a.b, a.loc, wrapped, a.scalar(idx, 0)),
+        a.scalar(idx, double(dim - 1)));
+    SmallVector<Attribute> positions;
+    for (int64_t i = 0; i < dim; ++i)
+      positions.push_back(IntegerAttr::get(it, i));
+    Value iota = ConstantOp::create(
+        a.b, a.loc,
+        cast<ElementsAttr>(DenseElementsAttr::get(
+            RankedTensorType::get({dim, 1}, it), positions)));
+    Value hot = a.castTo(a.compare(P::eq, iota, Value(clamped)), elem);
+    Value spread = MatmulOp::create(a.b, a.loc, hot,
+                                    a.reshapeTo(g, {outer, count, inner}));
+    return a.reshapeTo(spread, in.getShape());
+  });
+}
+
 void PatchesOp::backprop(Adjoints &a) {
   // Every window position (p, q) scatters its slice of the adjoint back
   // where it read: strided by the stride, offset by p * DH (q * DW). The

@@ -1,8 +1,9 @@
-//===- WindowOps.cpp - pad, patches, convolution and pooling -------------===//
+//===- WindowOps.cpp - pad, gather, patches, convolution, pooling --------===//
 //
 // Type inference and folding of the operations that read windows of NHWC
-// tensors, and of `pad`. Like FusecOps.cpp, every rule that IR from a file
-// can break is a diagnostic here (sizes are checked for overflow).
+// tensors, and of `pad` and `gather`, the data movement that reads each
+// element from a computed place. Like FusecOps.cpp, every rule that IR from a
+// file can break is a diagnostic here (sizes are checked for overflow).
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +170,40 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
 OpFoldResult PadOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
+  return foldSingle(*this, adaptor.getOperands());
+}
+
+//===----------------------------------------------------------------------===//
+// gather
+//===----------------------------------------------------------------------===//
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &inferred) {
+  InferError error(loc, getOperationName());
+  RankedTensorType input = tensorOf(adaptor.getInput());
+  RankedTensorType indices = tensorOf(adaptor.getIndices());
+  if (!input || !indices || !adaptor.getAxisAttr())
+    return error("expects statically shaped input and indices, and an axis");
+  int64_t axis = adaptor.getAxis(), rank = input.getRank();
+  if (axis < 0 || axis >= rank)
+    return error("axis " + Twine(axis) + " is out of range for rank " +
+                 Twine(rank));
+  SmallVector<int64_t> shape(input.getShape().take_front(axis));
+  llvm::append_range(shape, indices.getShape());
+  llvm::append_range(shape, input.getShape().drop_front(axis + 1));
+  std::optional<int64_t> count =
+      checkedNumElements(Shape(shape.begin(), shape.end()));
+  if (!count)
+    return error("the result " + str(shape) + " has too many elements");
+  if (input.getDimSize(axis) == 0 && *count != 0)
+    return error("gathers from an empty axis " + Twine(axis));
+  inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
+  return success();
+}
+
+OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
   return foldSingle(*this, adaptor.getOperands());
 }
 

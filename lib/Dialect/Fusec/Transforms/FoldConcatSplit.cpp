@@ -429,60 +429,6 @@ struct ElementwiseOfConcats : RewritePattern {
   }
 };
 
-/// op(reshape(x), c) == reshape(op(x, c)) for elementwise ops when the
-/// reshape keeps the dimensions `c` broadcasts along (its trailing ones):
-/// the reshape moves after the op, so that a matmul the reshaped value came
-/// from takes the op as its epilogue (a convolution's relu, a batch norm's
-/// scale and shift on [N, OH, OW, F] are then applied to the [N*OH*OW, F]
-/// product). Done when every reshape operand has no other user.
-struct ElementwiseOfReshapes : RewritePattern {
-  ElementwiseOfReshapes(MLIRContext *context)
-      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, context) {}
-
-  LogicalResult matchAndRewrite(Operation *op,
-                                PatternRewriter &rewriter) const override {
-    if (!isElementwise(op) || op->getNumResults() != 1)
-      return failure();
-    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
-    ArrayRef<int64_t> source; // The shape before the reshapes.
-    for (Value operand : op->getOperands()) {
-      auto reshape = operand.getDefiningOp<ReshapeOp>();
-      if (!reshape)
-        continue;
-      if (tensorType(operand).getShape() != resultType.getShape() ||
-          !onlyUsedBy(reshape, op))
-        return failure();
-      ArrayRef<int64_t> from = reshape.getInput().getType().getShape();
-      if (!source.empty() && from != source)
-        return failure();
-      source = from;
-    }
-    if (source.empty())
-      return failure();
-    // Other operands: their dimensions must be trailing dimensions both
-    // shapes share.
-    ArrayRef<int64_t> target = resultType.getShape();
-    for (Value operand : op->getOperands()) {
-      if (operand.getDefiningOp<ReshapeOp>())
-        continue;
-      int64_t r = tensorType(operand).getRank();
-      if (r > int64_t(source.size()) ||
-          source.take_back(r) != target.take_back(r))
-        return failure();
-    }
-    SmallVector<Value> operands;
-    for (Value operand : op->getOperands()) {
-      auto reshape = operand.getDefiningOp<ReshapeOp>();
-      operands.push_back(reshape ? reshape.getInput() : operand);
-    }
-    OperationState state(op->getLoc(), op->getName(), operands,
-                         {resultType.clone(source)}, op->getAttrs());
-    Value inner = rewriter.create(state)->getResult(0);
-    rewriter.replaceOpWithNewOp<ReshapeOp>(op, resultType, inner);
-    return success();
-  }
-};
-
 struct FusecFoldConcatSplitPass final
     : fusec::impl::FusecFoldConcatSplitBase<FusecFoldConcatSplitPass> {
   explicit FusecFoldConcatSplitPass(const FoldOptions &o = {})
@@ -496,6 +442,7 @@ struct FusecFoldConcatSplitPass final
       return emitError(UnknownLoc::get(context)) << error;
     RewritePatternSet set(context);
     populateFoldConcatSplitPatterns(set, options.value.reassociate);
+    populateSinkDataMovementPatterns(set);
     // Also every registered op's canonicalization patterns: together with
     // the folding the greedy driver does, this pass subsumes canonicalize.
     for (Dialect *dialect : context->getLoadedDialects())
@@ -536,7 +483,7 @@ void fusec::populateFoldConcatSplitPatterns(RewritePatternSet &patterns,
                                             bool reassociate) {
   MLIRContext *context = patterns.getContext();
   patterns.add<SliceOfConcat, SplitOfConcat, ConcatOfSlices, FlattenConcat,
-               ElementwiseOfConcats, ElementwiseOfReshapes>(context);
+               ElementwiseOfConcats>(context);
   patterns.add<ReduceOfConcat<ReduceSumOp, AddOp>,
                ReduceOfConcat<ReduceMaxOp, MaxOp>,
                ReduceOfConcat<ReduceMinOp, MinOp>>(context, reassociate);

@@ -471,6 +471,33 @@ def Fusec_SliceOp : Fusec_Op<"slice",
   let hasFolder = 1;
 }
 
+def Fusec_GatherOp : Fusec_Op<"gather",
+    Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor]> {
+  let summary = "Select slices along an axis by run-time indices";
+  let description = [{
+    `result[p..., j..., q...] = input[p..., k, q...]` with `p` the
+    dimensions before `axis`, `j` the indices' dimensions and `q` those
+    after, and `k = indices[j...]`: an embedding lookup (axis 0) or an
+    index select. The result shape is `input[:axis] ++ indices ++
+    input[axis+1:]`. Indices are `i32` or `i64`; a negative index counts
+    from the end (`k + dim`), and an index still outside `[0, dim)` is
+    clamped to it (defined behaviour, as XLA's gather: no read outside the
+    input). The axis must not be empty unless the result is.
+
+    ```mlir
+    %e = fusec.gather %table, %tokens axis = 0 : (tensor<50257x768xf32>, tensor<1x128xi64>) -> tensor<1x128x768xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_Tensor:$input,
+                   Fusec_TensorOf<[I32, I64]>:$indices, I64Attr:$axis);
+  let results = (outs Fusec_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $indices `axis` `=` $axis attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasFolder = 1;
+}
+
 def Fusec_PadOp : Fusec_Op<"pad",
     Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<Fusec_DifferentiableOpInterface,

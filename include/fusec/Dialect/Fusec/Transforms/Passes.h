@@ -44,6 +44,10 @@ std::unique_ptr<mlir::Pass> createFusecTrainStep(const TrainingOptions &,
 
 /// The rewrites of fusec-fold-concat-split (see its description). With
 /// `reassociate`, f32 reduce_sum of a concat is split into per-operand sums.
+/// Moves reshapes and transposes after the elementwise operations and
+/// reductions that read them (fusec-fold-concat-split applies them), so
+/// that a matmul's epilogue follows it and NCHW transposes cancel.
+void populateSinkDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateFoldConcatSplitPatterns(mlir::RewritePatternSet &patterns,
                                      bool reassociate = true);
 

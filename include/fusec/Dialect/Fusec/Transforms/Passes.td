@@ -40,11 +40,16 @@ def FusecFoldConcatSplit : Pass<"fusec-fold-concat-split"> {
       Done only when one of those concats has no user but that op, so that
       nothing is computed twice.
 
-    * **elementwise of reshapes**: an elementwise op whose operands are
-      reshapes of one shape (each used by that op only), or values that
-      broadcast along trailing dimensions the reshape keeps, runs on the
-      shape before the reshape and is reshaped after: the relu or bias of
-      a lowered convolution then joins its matmul's epilogue.
+    * **data movement sinks** below what reads it, when nothing else reads
+      it: an elementwise op of reshapes of one shape (other operands
+      broadcasting along trailing dimensions the reshape keeps) runs before
+      the reshape, so a lowered convolution's relu and bias join its
+      matmul's epilogue; an elementwise op of transposes by one
+      permutation (other operands constants, transposed back at compile
+      time) and a reduction of a transpose run before the transpose, so
+      the transposes an NCHW model puts around each NHWC convolution meet
+      and cancel; a transpose that moves only dimensions of size 1 is a
+      reshape.
 
     Nothing here splits a matrix product: `matmul(x, concat(wq, wk, wv))`
     followed by slices of the result stays one matmul.
