@@ -767,6 +767,12 @@ std::string KernelEmitter::opExpression(Operation *op,
                   : "(" + x[0] + " > 0 ? " + x[0] + " : 0)";
       })
       .Case([&](ErfOp) { return call(floatFn("erff", "erf"), x[0]); })
+      .Case([&](FloorOp) { return call(floatFn("floorf", "floor"), x[0]); })
+      .Case([&](CeilOp) { return call(floatFn("ceilf", "ceil"), x[0]); })
+      .Case([&](RoundOp) { return call(floatFn("rintf", "rint"), x[0]); })
+      .Case([&](TruncOp) { return call(floatFn("truncf", "trunc"), x[0]); })
+      .Case([&](SinOp) { return call(floatFn("sinf", "sin"), x[0]); })
+      .Case([&](CosOp) { return call(floatFn("cosf", "cos"), x[0]); })
       .Case([&](GeluOp g) {
         return call(g.getApproximate() == GeluApproximation::tanh
                         ? floatFn("fusec_gelu_tanh", "fusec_gelu_tanhd")

@@ -285,6 +285,13 @@ FailureOr<Model> Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   std::string name = buffer->getBufferIdentifier().str();
   if (isOnnx(name, buffer->getBuffer()))
     return loadOnnx(name, buffer->getBuffer(), import);
+  // torch-mlir's newer MLIR prints i1 hex literals with a byte per element
+  // (text only: bytecode starts with "ML\xefR").
+  std::optional<std::string> repacked;
+  if (!buffer->getBuffer().starts_with("ML\xefR"))
+    repacked = repackBooleanHexLiterals(buffer->getBuffer());
+  if (repacked)
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(*repacked, name);
   sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   int64_t before = errors;
   // A parser that fails without saying why (some of upstream's custom

@@ -134,6 +134,18 @@ template <UnaryKind K> struct UnaryFn {
         return T(0.5) * x *
                (T(1) + std::tanh(T(0.79788456080286535588) *
                                  (x + T(0.044715) * x * x * x)));
+      case UnaryKind::Floor:
+        return std::floor(x);
+      case UnaryKind::Ceil:
+        return std::ceil(x);
+      case UnaryKind::Round:
+        return std::nearbyint(x);
+      case UnaryKind::Trunc:
+        return std::trunc(x);
+      case UnaryKind::Sin:
+        return std::sin(x);
+      case UnaryKind::Cos:
+        return std::cos(x);
       }
       return x;
     } else {
@@ -258,6 +270,12 @@ template <typename Fn> void visitUnaryKind(UnaryKind k, Fn &&fn) {
     FUSEC_UNARY_CASE(Erf)
     FUSEC_UNARY_CASE(GeluErf)
     FUSEC_UNARY_CASE(GeluTanh)
+    FUSEC_UNARY_CASE(Floor)
+    FUSEC_UNARY_CASE(Ceil)
+    FUSEC_UNARY_CASE(Round)
+    FUSEC_UNARY_CASE(Trunc)
+    FUSEC_UNARY_CASE(Sin)
+    FUSEC_UNARY_CASE(Cos)
 #undef FUSEC_UNARY_CASE
   }
 }

@@ -362,6 +362,14 @@ TEST_F(AutodiffTest, Unary) {
       {"fusec.relu", awayFromZero(s, 0.1, 2)},
       {"fusec.erf", uniform(s, -1.5, 1.5)},
       {"fusec.gelu", uniform(s, -3, 3)},
+      {"fusec.sin", uniform(s, -3, 3)},
+      {"fusec.cos", uniform(s, -3, 3)},
+      // Zero gradients: values at least 0.05 from any integer and half
+      // (0.05 + 0.2 k), so no step crosses a jump.
+      {"fusec.floor", grid(s, 0.05)},
+      {"fusec.ceil", grid(s, 0.05)},
+      {"fusec.round", grid(s, 0.05)},
+      {"fusec.trunc", grid(s, 0.05)},
   };
   for (const Case &c : cases)
     check({{"x", s, c.x}}, "  %y = " + c.op + " %x : " + t, s, c.op);

@@ -44,6 +44,12 @@ enum class UnaryKind {
   Erf,
   GeluErf,  // 0.5 x (1 + erf(x / sqrt 2))
   GeluTanh, // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+  Floor,
+  Ceil,
+  Round, // to nearest, halves to even
+  Trunc,
+  Sin,
+  Cos,
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };

@@ -327,24 +327,12 @@ LogicalResult isInf(Node &n) {
 }
 
 /// Cast: floats to integers truncate toward zero in ONNX (fusec's cast
-/// rounds to nearest), so only constants are cast that way, truncated here.
+/// rounds to nearest): a trunc first, whose integral result the cast then
+/// converts exactly (saturating, NaN to 0).
 LogicalResult castTo(Node &n, Value x, Type to) {
   Type from = n.elementOf(x);
-  if (isa<FloatType>(from) && isa<IntegerType>(to) && !to.isInteger(1)) {
-    std::optional<SmallVector<double>> values = n.constantValues(x);
-    if (!values)
-      return n.fail("a float to integer cast truncates in ONNX; fusec "
-                    "casts round, so only constants are cast this way");
-    SmallVector<APInt> ints;
-    for (double v : *values)
-      ints.push_back(APInt(to.getIntOrFloatBitWidth(),
-                           uint64_t(int64_t(std::trunc(v))), true));
-    n.outputs.push_back(
-        ConstantOp::create(n.b, n.loc,
-                           cast<ElementsAttr>(DenseElementsAttr::get(
-                               n.typeOf(x).clone(to), ints))));
-    return success();
-  }
+  if (isa<FloatType>(from) && isa<IntegerType>(to) && !to.isInteger(1))
+    x = n.make<TruncOp>(x);
   n.outputs.push_back(n.castTo(x, to));
   return success();
 }
@@ -397,6 +385,11 @@ void fusec::onnx_import::addElementwiseConverters(ConverterMap &map) {
   map["Tanh"] = floatUnary<TanhOp>;
   map["Sigmoid"] = floatUnary<SigmoidOp>;
   map["Erf"] = floatUnary<ErfOp>;
+  map["Floor"] = floatUnary<FloorOp>;
+  map["Ceil"] = floatUnary<CeilOp>;
+  map["Round"] = floatUnary<RoundOp>;
+  map["Sin"] = floatUnary<SinOp>;
+  map["Cos"] = floatUnary<CosOp>;
   map["Gelu"] = gelu;
   map["Identity"] = identity;
   map["Clip"] = clip;

@@ -284,9 +284,15 @@ LogicalResult mod(Node &n) {
     return failure();
   Value a = n.input(0), b = n.input(1);
   Type t = n.elementOf(a);
-  if (!isa<IntegerType>(t) || t.isInteger(1) || n.elementOf(b) != t)
-    return n.fail("fusec computes Mod of integers (a float remainder needs "
-                  "truncation, which fusec does not have yet)");
+  if (t.isInteger(1) || n.elementOf(b) != t)
+    return n.fail("operands of different or boolean types");
+  if (isa<FloatType>(t)) {
+    if (!n.getInt("fmod", 0))
+      return n.fail("a float Mod needs fmod = 1");
+    // C's fmod: a - trunc(a / b) * b.
+    n.outputs.push_back(n.sub(a, n.mul(n.make<TruncOp>(n.div(a, b)), b)));
+    return success();
+  }
   Value r = n.sub(a, n.mul(n.div(a, b), b));
   if (!n.getInt("fmod", 0)) {
     Value zero = n.scalar(t, 0);

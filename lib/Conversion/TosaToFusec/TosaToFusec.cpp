@@ -18,6 +18,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/WalkPatternRewriteDriver.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace fusec {
 #define GEN_PASS_DEF_FUSECIMPORTTOSA
@@ -166,6 +167,47 @@ struct ConstPattern : TosaPattern<tosa::ConstOp> {
       return refuse(op, "values must be a dense<...> literal (or "
                         "dense_resource<...> for types other than i1)");
     rewriter.replaceOpWithNewOp<ConstantOp>(op, resultType(op), values);
+    return success();
+  }
+};
+
+/// cast(const) where the constant has an element type fusec lacks (torch-
+/// mlir writes i8 constants and casts them): the cast is computed here,
+/// with the conversions of fusec's cast (integers sign-extend or wrap,
+/// to i1 is != 0, integers to floats round to nearest).
+struct CastOfNarrowConstant : OpRewritePattern<tosa::CastOp> {
+  CastOfNarrowConstant(MLIRContext *context)
+      : OpRewritePattern<tosa::CastOp>(context, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tosa::CastOp op,
+                                PatternRewriter &rewriter) const override {
+    auto constant = op.getInput().getDefiningOp<tosa::ConstOp>();
+    auto values = constant
+                      ? dyn_cast<DenseIntElementsAttr>(constant.getValues())
+                      : DenseIntElementsAttr();
+    RankedTensorType type = resultType(op);
+    if (!values || toDType(values.getElementType()) || !type.hasStaticShape() ||
+        !toDType(type.getElementType()))
+      return failure();
+    Type to = type.getElementType();
+    bool isUnsigned = values.getElementType().isUnsignedInteger();
+    SmallVector<Attribute> converted;
+    for (const APInt &v : values.getValues<APInt>()) {
+      if (auto f = dyn_cast<FloatType>(to)) {
+        APFloat x(f.getFloatSemantics());
+        x.convertFromAPInt(v, !isUnsigned, APFloat::rmNearestTiesToEven);
+        converted.push_back(FloatAttr::get(to, x));
+      } else if (to.isInteger(1)) {
+        converted.push_back(BoolAttr::get(getContext(), !v.isZero()));
+      } else {
+        unsigned width = to.getIntOrFloatBitWidth();
+        converted.push_back(IntegerAttr::get(
+            to, isUnsigned ? v.zextOrTrunc(width) : v.sextOrTrunc(width)));
+      }
+    }
+    rewriter.replaceOpWithNewOp<ConstantOp>(
+        op, type, cast<ElementsAttr>(DenseElementsAttr::get(type, converted)));
+    if (constant->use_empty())
+      rewriter.eraseOp(constant);
     return success();
   }
 };
@@ -689,6 +731,76 @@ void fusec::populateTosaToFusecPatterns(RewritePatternSet &patterns,
       BoolReducePattern<tosa::ReduceAllOp, ReduceMinOp>,
       BoolReducePattern<tosa::ReduceAnyOp, ReduceMaxOp>, GatherPattern>(
       ctx, failures);
+  patterns.add<CastOfNarrowConstant>(ctx);
+}
+
+std::optional<std::string> fusec::repackBooleanHexLiterals(StringRef text) {
+  std::string out;
+  size_t copied = 0, at = 0;
+  bool changed = false;
+  static constexpr StringRef kOpen = "dense<\"0x";
+  while ((at = text.find(kOpen, at)) != StringRef::npos) {
+    size_t hexBegin = at + kOpen.size();
+    size_t hexEnd = text.find('"', hexBegin);
+    if (hexEnd == StringRef::npos)
+      break;
+    at = hexEnd;
+    // `"> : tensor<AxBx...xi1>` must follow.
+    StringRef rest = text.substr(hexEnd + 1).ltrim();
+    if (!rest.consume_front(">"))
+      continue;
+    rest = rest.ltrim();
+    if (!rest.consume_front(":"))
+      continue;
+    rest = rest.ltrim();
+    if (!rest.consume_front("tensor<"))
+      continue;
+    size_t close = rest.find('>');
+    if (close == StringRef::npos)
+      continue;
+    StringRef type = rest.substr(0, close);
+    if (!type.consume_back("xi1") && type != "i1")
+      continue;
+    uint64_t count = 1;
+    bool ok = true;
+    if (type != "i1") {
+      SmallVector<StringRef> dims;
+      type.split(dims, 'x');
+      for (StringRef d : dims) {
+        uint64_t v;
+        if (d.getAsInteger(10, v) || (v && count > UINT64_MAX / v)) {
+          ok = false;
+          break;
+        }
+        count *= v;
+      }
+    }
+    StringRef hex = text.slice(hexBegin, hexEnd);
+    // One byte (two hex digits) per element, each 00 or 01, and more than
+    // the packed form holds: the newer printers' form.
+    if (!ok || count <= 1 || hex.size() != 2 * count ||
+        (count + 7) / 8 == count)
+      continue;
+    std::string packed((count + 7) / 8, '\0');
+    for (uint64_t i = 0; i < count && ok; ++i) {
+      StringRef byte = hex.substr(2 * i, 2);
+      if (byte == "01")
+        packed[i / 8] = char(packed[i / 8] | (1 << (i % 8)));
+      else if (byte != "00")
+        ok = false;
+    }
+    if (!ok)
+      continue;
+    out.append(text.data() + copied, hexBegin - copied);
+    for (char c : packed)
+      out += llvm::utohexstr(uint8_t(c), /*LowerCase=*/false, /*Width=*/2);
+    copied = hexEnd;
+    changed = true;
+  }
+  if (!changed)
+    return std::nullopt;
+  out.append(text.data() + copied, text.size() - copied);
+  return out;
 }
 
 LogicalResult fusec::checkTosaBeforeVerification(Operation *root) {

@@ -245,3 +245,19 @@ func.func @calls(%a: tensor<256xf32>, %b: tensor<256xf32>) -> (tensor<256xf32>, 
   %1 = func.call @scale(%b) : (tensor<256xf32>) -> tensor<256xf32>
   return %0, %1 : tensor<256xf32>, tensor<256xf32>
 }
+
+// Rounding (halves to even, signed zeros kept) and trigonometry.
+func.func @rounding_trig(%x: tensor<64xf32>, %h: tensor<64xf16>) -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf16>) {
+  %f = fusec.floor %x : tensor<64xf32>
+  %c = fusec.ceil %x : tensor<64xf32>
+  %r = fusec.round %x : tensor<64xf32>
+  %t = fusec.trunc %x : tensor<64xf32>
+  %a = fusec.add %f, %c : tensor<64xf32>
+  %b = fusec.sub %r, %t : tensor<64xf32>
+  %s = fusec.sin %x : tensor<64xf32>
+  %k = fusec.cos %x : tensor<64xf32>
+  %sk = fusec.mul %s, %k : tensor<64xf32>
+  %o = fusec.add %a, %b : tensor<64xf32>
+  %hr = fusec.round %h : tensor<64xf16>
+  return %o, %sk, %hr : tensor<64xf32>, tensor<64xf32>, tensor<64xf16>
+}

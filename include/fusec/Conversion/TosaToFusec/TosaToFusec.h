@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
 #include <string>
 
 namespace fusec {
@@ -27,6 +28,13 @@ void populateTosaToFusecPatterns(mlir::RewritePatternSet &patterns,
 /// points and shifts are read through iteration facilities that resource
 /// blobs lack). Emits an error at each and returns failure if any is found.
 llvm::LogicalResult checkTosaBeforeVerification(mlir::Operation *root);
+
+/// MLIR text in which the hex literals of `i1` tensors are written with one
+/// byte per element (00 or 01), as the MLIR of current torch-mlir prints
+/// them, rewritten bit-packed (the form MLIR 22 parses: a causal mask
+/// `tensor<1x1x16x16xi1>` takes 32 bytes, not 256); nullopt when there is
+/// none. Other literals are left as they are.
+std::optional<std::string> repackBooleanHexLiterals(llvm::StringRef text);
 
 /// Converts every TOSA operation under `root`. On failure, emits one error
 /// per operation that could not be converted and returns failure.

@@ -384,6 +384,12 @@ FUSEC_EVAL_UNARY(TanhOp, Tanh)
 FUSEC_EVAL_UNARY(SigmoidOp, Sigmoid)
 FUSEC_EVAL_UNARY(ReluOp, Relu)
 FUSEC_EVAL_UNARY(ErfOp, Erf)
+FUSEC_EVAL_UNARY(FloorOp, Floor)
+FUSEC_EVAL_UNARY(CeilOp, Ceil)
+FUSEC_EVAL_UNARY(RoundOp, Round)
+FUSEC_EVAL_UNARY(TruncOp, Trunc)
+FUSEC_EVAL_UNARY(SinOp, Sin)
+FUSEC_EVAL_UNARY(CosOp, Cos)
 #undef FUSEC_EVAL_UNARY
 
 LogicalResult GeluOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,

@@ -261,6 +261,26 @@ void ReluOp::backprop(Adjoints &a) {
   });
 }
 
+// Piecewise constant: no gradient (zero almost everywhere).
+void FloorOp::backprop(Adjoints &) {}
+void CeilOp::backprop(Adjoints &) {}
+void RoundOp::backprop(Adjoints &) {}
+void TruncOp::backprop(Adjoints &) {}
+
+void SinOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    return a.mul(g, CosOp::create(a.b, a.loc, a.fwd(getInput())));
+  });
+}
+
+void CosOp::backprop(Adjoints &a) {
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    return a.neg(a.mul(g, SinOp::create(a.b, a.loc, a.fwd(getInput()))));
+  });
+}
+
 void ErfOp::backprop(Adjoints &a) {
   // 2/sqrt(pi) * exp(-x^2)
   Value g = a.of(getResult());

@@ -146,6 +146,45 @@ def Fusec_ErfOp : Fusec_UnaryOp<"erf", Fusec_FloatTensor, "error function",
   let description = [{ `erff(x)` in f32. }];
 }
 
+def Fusec_FloorOp : Fusec_UnaryOp<"floor", Fusec_FloatTensor,
+    "rounding down", "Infer", "Cheap"> {
+  let description = [{
+    `floorf(x)`: the largest integer not above x (exact; NaN, infinities
+    and signed zeros kept).
+  }];
+}
+
+def Fusec_CeilOp : Fusec_UnaryOp<"ceil", Fusec_FloatTensor,
+    "rounding up", "Infer", "Cheap"> {
+  let description = [{ `ceilf(x)`: the smallest integer not below x (exact). }];
+}
+
+def Fusec_RoundOp : Fusec_UnaryOp<"round", Fusec_FloatTensor,
+    "rounding to nearest even", "Infer", "Cheap"> {
+  let description = [{
+    `rintf(x)` in the default rounding mode: the nearest integer, halves to
+    even (`round(2.5) == 2`), as ONNX's Round and NumPy's `round`.
+  }];
+}
+
+def Fusec_TruncOp : Fusec_UnaryOp<"trunc", Fusec_FloatTensor,
+    "rounding toward zero", "Infer", "Cheap"> {
+  let description = [{
+    `truncf(x)`: the integer part (what C's float-to-integer conversion and
+    ONNX's Cast to an integer type do before converting).
+  }];
+}
+
+def Fusec_SinOp : Fusec_UnaryOp<"sin", Fusec_FloatTensor, "sine",
+    "Deny", "Expensive"> {
+  let description = [{ `sinf(x)` in f32 (radians). }];
+}
+
+def Fusec_CosOp : Fusec_UnaryOp<"cos", Fusec_FloatTensor, "cosine",
+    "Deny", "Expensive"> {
+  let description = [{ `cosf(x)` in f32 (radians). }];
+}
+
 def Fusec_GeluOp : Fusec_UnaryOp<"gelu", Fusec_FloatTensor,
     "Gaussian error linear unit", "Infer", "Expensive"> {
   let description = [{

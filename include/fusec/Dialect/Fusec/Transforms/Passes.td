@@ -242,20 +242,24 @@ def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
     (f16 or bf16; `off`, the default, paints nothing) or to stay in f32, in
     the manner of TensorFlow's automatic mixed precision. Each fusec operation is in one class:
 
-    * **allow** (`matmul`): always low precision. Operands are cast to the
-      low type and the product is returned in f32 (its f32 accumulation,
+    * **allow** (`matmul`, `conv2d`): always low precision. Operands are
+      cast to the low type and the product is returned in f32 (its f32
+      accumulation,
       visible in the IR as a `tensor<...xf32>` result of low-precision
       operands); consumers that run in low precision read it through one
       cast.
     * **infer** (`add`, `sub`, `mul`, `div`, `neg`, `abs`, `sqrt`, `tanh`,
-      `sigmoid`, `gelu`, `relu`, `erf`): low precision when an operand is,
-      unless an operand is tainted (below).
-    * **deny** (`exp`, `log`, `pow`, `reciprocal`, `rsqrt`, the reductions):
+      `sigmoid`, `gelu`, `relu`, `erf`, `floor`, `ceil`, `round`, `trunc`):
+      low precision when an operand is, unless an operand is tainted
+      (below).
+    * **deny** (`exp`, `log`, `pow`, `reciprocal`, `rsqrt`, `sin`, `cos`,
+      the reductions, `avg_pool2d`):
       f32. Their results are *tainted*: infer and clear operations that
       read a tainted value stay in f32 and taint their results, so the
       danger propagates to consumers until an allow operation.
     * **clear** (`reshape`, `transpose`, `broadcast_to`, `concat`, `split`,
-      `slice`, `select`, `max`, `min`, `compare`): no numeric effect; low
+      `slice`, `pad`, `gather`, `patches`, `select`, `max`, `min`,
+      `compare`, `max_pool2d`): no numeric effect; low
       precision when every float operand is (or is a constant exactly
       representable in the low type), so that a clear operation never
       rounds a value.
