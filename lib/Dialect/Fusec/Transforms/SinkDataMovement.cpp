@@ -13,6 +13,8 @@
 //    norms, activations and residual additions;
 //  * reduce(transpose(x, p)) -> transpose(reduce(x)) over the permuted
 //    axes (global average pooling of an NCHW tensor);
+//  * concat(transpose(a, p), transpose(b, p)) -> transpose(concat(a, b)),
+//    along the permuted axis (the branches of an inception block);
 //  * a transpose that only moves dimensions of size 1 is a reshape.
 //
 // Each applies only when every reshape or transpose it moves has no other
@@ -141,12 +143,16 @@ struct ElementwiseOfTransposes : RewritePattern {
     // Other operands must be constants small enough to be transposed back
     // at compile time (the folders' limit), so that no transpose is left
     // for this pattern to move again.
+    // (Resource blobs, as torch-mlir writes even small constants, fold
+    // through the transpose but not through a reshape: those must already
+    // have the full rank.)
     for (Value operand : op->getOperands()) {
       if (operand.getDefiningOp<TransposeOp>())
         continue;
-      DenseElementsAttr value;
+      ElementsAttr value;
       if (!matchPattern(operand, m_Constant(&value)) ||
-          (!value.isSplat() && value.getNumElements() > kMaxFoldElements))
+          (!value.isSplat() && value.getNumElements() > kMaxFoldElements) ||
+          (!isa<DenseElementsAttr>(value) && typeOf(operand).getRank() != rank))
         return failure();
     }
     SmallVector<int64_t> inv = inverse(*perm);
@@ -226,6 +232,34 @@ struct ReduceOfTranspose : RewritePattern {
   }
 };
 
+/// concat(transpose(a, p), transpose(b, p), axis) ==
+/// transpose(concat(a, b, p[axis]), p): the branches of an NCHW inception
+/// block join in NHWC.
+struct ConcatOfTransposes : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConcatOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<SmallVector<int64_t>> perm;
+    SmallVector<Value> inputs;
+    for (Value v : op.getInputs()) {
+      auto transpose = v.getDefiningOp<TransposeOp>();
+      if (!transpose || !onlyUsedBy(transpose, op))
+        return failure();
+      SmallVector<int64_t> p(transpose.getPermutation());
+      if (perm && *perm != p)
+        return failure();
+      perm = p;
+      inputs.push_back(transpose.getInput());
+    }
+    if (!perm)
+      return failure();
+    Value joined = ConcatOp::create(rewriter, op.getLoc(), inputs,
+                                    uint64_t((*perm)[op.getAxis()]));
+    rewriter.replaceOpWithNewOp<TransposeOp>(op, joined, *perm);
+    return success();
+  }
+};
+
 /// A transpose that keeps the order of the dimensions larger than 1 moves
 /// no data: a reshape.
 struct TransposeOfUnitDims : OpRewritePattern<TransposeOp> {
@@ -250,5 +284,6 @@ struct TransposeOfUnitDims : OpRewritePattern<TransposeOp> {
 
 void fusec::populateSinkDataMovementPatterns(RewritePatternSet &patterns) {
   patterns.add<ElementwiseOfReshapes, ElementwiseOfTransposes,
-               ReduceOfTranspose, TransposeOfUnitDims>(patterns.getContext());
+               ReduceOfTranspose, ConcatOfTransposes, TransposeOfUnitDims>(
+      patterns.getContext());
 }

@@ -46,7 +46,8 @@ def FusecFoldConcatSplit : Pass<"fusec-fold-concat-split"> {
       the reshape, so a lowered convolution's relu and bias join its
       matmul's epilogue; an elementwise op of transposes by one
       permutation (other operands constants, transposed back at compile
-      time) and a reduction of a transpose run before the transpose, so
+      time), a reduction of a transpose and a concatenation of transposes
+      by one permutation run before the transpose, so
       the transposes an NCHW model puts around each NHWC convolution meet
       and cancel; a transpose that moves only dimensions of size 1 is a
       reshape.
