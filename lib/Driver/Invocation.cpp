@@ -46,6 +46,9 @@ void Invocation::bindOptions(OptionBinder &binder) {
               "Function to run or compile (default: the only public one)",
               "name");
   binder.flag("run", run, "Execute the entry function");
+  binder.flag("max-batch", maxBatch,
+              "Print the largest batch (the size bound by --batch) whose "
+              "memory plan fits --memory-limit, or the GPU's free memory");
   binder.list("input", inputs,
               "An .npy file per argument of the entry function, in order",
               "path.npy", /*commaSeparated=*/false);
@@ -414,6 +417,8 @@ fusec::runInvocation(Invocation &inv, Session &session,
     out << rt::describeCudaDevices();
     return success();
   }
+  if (inv.maxBatch)
+    return findMaxBatch(inv, session, out);
   if (inv.run && inv.outputDir.empty()) {
     session.note("--run writes result0.npy, ... into the current directory "
                  "(--output-dir=DIR chooses another)");

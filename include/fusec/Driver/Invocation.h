@@ -45,6 +45,9 @@ struct Invocation {
   Backend backend = Backend::Auto;
   bool verifyEach = false;
   bool compileStats = false;
+  /// --max-batch: report the largest batch whose plan fits the memory
+  /// limit instead of compiling once.
+  bool maxBatch = false;
   ImportOptions import;
   PipelineOptions pipeline;
   CodegenOptions codegen;
@@ -75,6 +78,13 @@ mlir::LogicalResult runInvocation(
     Invocation &invocation, Session &session,
     llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)> configure,
     llvm::raw_ostream &out);
+
+/// --max-batch: plans the model (an ONNX model with a dynamic first
+/// dimension) at several batch sizes and prints the largest whose plan
+/// fits --memory-limit (or the GPU's free memory), with the needs of each
+/// batch tried.
+mlir::LogicalResult findMaxBatch(Invocation &invocation, Session &session,
+                                 llvm::raw_ostream &out);
 
 /// Reads one .npy file per argument of `func`, each checked against the
 /// argument's type (an error at the argument's location otherwise).
