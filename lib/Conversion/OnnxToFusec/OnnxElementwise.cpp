@@ -271,6 +271,40 @@ LogicalResult shrink(Node &n) {
   return success();
 }
 
+/// Functions composed of fusec's: tan = sin / cos, the hyperbolic ones
+/// from exp, their inverses from log and sqrt (as the textbook formulas;
+/// accurate to a few f32 ulps away from their singularities).
+template <int Which> LogicalResult composite(Node &n) {
+  if (failed(needFloat(n)))
+    return failure();
+  Value x = n.input(0);
+  Type t = n.elementOf(x);
+  Value one = n.scalar(t, 1), half = n.scalar(t, 0.5);
+  Value y;
+  switch (Which) {
+  case 0: // Tan
+    y = n.div(n.make<SinOp>(x), n.make<CosOp>(x));
+    break;
+  case 1: // Sinh
+    y = n.mul(half, n.sub(n.make<ExpOp>(x), n.make<ExpOp>(n.make<NegOp>(x))));
+    break;
+  case 2: // Cosh
+    y = n.mul(half, n.add(n.make<ExpOp>(x), n.make<ExpOp>(n.make<NegOp>(x))));
+    break;
+  case 3: // Asinh
+    y = n.make<LogOp>(n.add(x, n.make<SqrtOp>(n.add(n.mul(x, x), one))));
+    break;
+  case 4: // Acosh
+    y = n.make<LogOp>(n.add(x, n.make<SqrtOp>(n.sub(n.mul(x, x), one))));
+    break;
+  default: // Atanh
+    y = n.mul(half, n.make<LogOp>(n.div(n.add(one, x), n.sub(one, x))));
+    break;
+  }
+  n.outputs.push_back(y);
+  return success();
+}
+
 LogicalResult gelu(Node &n) {
   if (failed(needFloat(n)))
     return failure();
@@ -390,6 +424,12 @@ void fusec::onnx_import::addElementwiseConverters(ConverterMap &map) {
   map["Round"] = floatUnary<RoundOp>;
   map["Sin"] = floatUnary<SinOp>;
   map["Cos"] = floatUnary<CosOp>;
+  map["Tan"] = composite<0>;
+  map["Sinh"] = composite<1>;
+  map["Cosh"] = composite<2>;
+  map["Asinh"] = composite<3>;
+  map["Acosh"] = composite<4>;
+  map["Atanh"] = composite<5>;
   map["Gelu"] = gelu;
   map["Identity"] = identity;
   map["Clip"] = clip;

@@ -77,6 +77,122 @@ LogicalResult gemm(Node &n) {
   return success();
 }
 
+/// Einsum of one or two operands without ellipses or repeated indices in
+/// an operand: indices only in one operand and not in the output are summed
+/// first; then the two operands are transposed to [batch, free, contracted]
+/// and [batch, contracted, free], multiplied as a batched matmul and the
+/// result transposed to the output's order.
+LogicalResult einsum(Node &n) {
+  std::string equation = n.getString("equation", "");
+  equation.erase(std::remove(equation.begin(), equation.end(), ' '),
+                 equation.end());
+  if (equation.find("...") != std::string::npos)
+    return n.fail("equation '" + equation + "': '...' is not supported");
+  size_t arrow = equation.find("->");
+  std::string out;
+  if (arrow == std::string::npos) {
+    // Implicit output: the indices that appear once, in alphabetical order.
+    arrow = equation.size();
+    for (char c = 'A'; c <= 'z'; ++c)
+      if (std::isalpha(static_cast<unsigned char>(c)) &&
+          llvm::count(equation, c) == 1)
+        out += c;
+  } else {
+    out = equation.substr(arrow + 2);
+  }
+  SmallVector<std::string> terms;
+  llvm::SmallVector<StringRef> parts;
+  StringRef(equation).substr(0, arrow).split(parts, ',');
+  for (StringRef p : parts)
+    terms.push_back(p.str());
+  if (terms.size() != n.numInputs() || terms.size() > 2 ||
+      failed(n.need(unsigned(terms.size()))))
+    return n.fail("one or two operands, one term each");
+  SmallVector<Value> ops;
+  for (auto [i, term] : llvm::enumerate(terms)) {
+    Value v = n.input(unsigned(i));
+    if (int64_t(term.size()) != n.rankOf(v) ||
+        llvm::any_of(term, [&](char c) { return llvm::count(term, c) != 1; }))
+      return n.fail("term '" + term + "' does not match operand " + Twine(i) +
+                    " (or repeats an index)");
+    // Sum the indices that appear nowhere else.
+    SmallVector<int64_t> axes;
+    std::string kept;
+    for (auto [d, c] : llvm::enumerate(term)) {
+      bool elsewhere =
+          out.find(c) != std::string::npos ||
+          (terms.size() == 2 && terms[1 - i].find(c) != std::string::npos);
+      if (elsewhere)
+        kept += c;
+      else
+        axes.push_back(int64_t(d));
+    }
+    if (!axes.empty())
+      v = n.reduce<ReduceSumOp>(v, axes, false);
+    terms[i] = kept;
+    ops.push_back(v);
+  }
+  auto sizeOf = [&](char c) -> int64_t {
+    for (auto [i, term] : llvm::enumerate(terms)) {
+      size_t at = term.find(c);
+      if (at != std::string::npos)
+        return n.typeOf(ops[i]).getDimSize(int64_t(at));
+    }
+    return -1;
+  };
+  auto permuteTo = [&](Value v, StringRef from, StringRef to) {
+    SmallVector<int64_t> perm;
+    for (char c : to)
+      perm.push_back(int64_t(from.find(c)));
+    return from == to ? v : n.transpose(v, perm);
+  };
+  std::string result;
+  Value y;
+  if (ops.size() == 1) {
+    result = terms[0];
+    y = ops[0];
+  } else {
+    std::string batch, freeA, freeB, contracted;
+    for (char c : terms[0]) {
+      bool inB = terms[1].find(c) != std::string::npos;
+      bool inOut = out.find(c) != std::string::npos;
+      (inB ? (inOut ? batch : contracted) : freeA) += c;
+    }
+    for (char c : terms[1])
+      if (terms[0].find(c) == std::string::npos)
+        freeB += c;
+    for (char c : batch + contracted)
+      if (n.typeOf(ops[0]).getDimSize(int64_t(terms[0].find(c))) !=
+          n.typeOf(ops[1]).getDimSize(int64_t(terms[1].find(c))))
+        return n.fail("index '" + std::string(1, c) +
+                      "' has different sizes in the two operands");
+    auto product = [&](StringRef idx) {
+      int64_t p = 1;
+      for (char c : idx)
+        p *= sizeOf(c);
+      return p;
+    };
+    int64_t nb = product(batch), na = product(freeA), nk = product(contracted),
+            nf = product(freeB);
+    Value a = n.reshape(permuteTo(ops[0], terms[0], batch + freeA + contracted),
+                        {nb, na, nk});
+    Value b = n.reshape(permuteTo(ops[1], terms[1], batch + contracted + freeB),
+                        {nb, nk, nf});
+    Value m = n.matmul(a, b);
+    result = batch + freeA + freeB;
+    SmallVector<int64_t> shape;
+    for (char c : result)
+      shape.push_back(sizeOf(c));
+    y = n.reshape(m, shape);
+  }
+  if (result.size() != out.size() || llvm::any_of(out, [&](char c) {
+        return result.find(c) == std::string::npos;
+      }))
+    return n.fail("the output '" + out + "' is not the operands' indices");
+  n.outputs.push_back(permuteTo(y, result, out));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
@@ -742,6 +858,7 @@ template <typename ReduceOp> LogicalResult globalPool(Node &n) {
 void fusec::onnx_import::addNeuralNetworkConverters(ConverterMap &map) {
   map["MatMul"] = matmul;
   map["Gemm"] = gemm;
+  map["Einsum"] = einsum;
   map["ReduceSum"] = reduce<Reduction::Sum>;
   map["ReduceMean"] = reduce<Reduction::Mean>;
   map["ReduceMax"] = reduce<Reduction::Max>;
