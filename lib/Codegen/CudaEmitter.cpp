@@ -773,6 +773,7 @@ std::string KernelEmitter::opExpression(Operation *op,
       .Case([&](TruncOp) { return call(floatFn("truncf", "trunc"), x[0]); })
       .Case([&](SinOp) { return call(floatFn("sinf", "sin"), x[0]); })
       .Case([&](CosOp) { return call(floatFn("cosf", "cos"), x[0]); })
+      .Case([&](AtanOp) { return call(floatFn("atanf", "atan"), x[0]); })
       .Case([&](GeluOp g) {
         return call(g.getApproximate() == GeluApproximation::tanh
                         ? floatFn("fusec_gelu_tanh", "fusec_gelu_tanhd")

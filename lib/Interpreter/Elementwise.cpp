@@ -146,6 +146,8 @@ template <UnaryKind K> struct UnaryFn {
         return std::sin(x);
       case UnaryKind::Cos:
         return std::cos(x);
+      case UnaryKind::Atan:
+        return std::atan(x);
       }
       return x;
     } else {
@@ -276,6 +278,7 @@ template <typename Fn> void visitUnaryKind(UnaryKind k, Fn &&fn) {
     FUSEC_UNARY_CASE(Trunc)
     FUSEC_UNARY_CASE(Sin)
     FUSEC_UNARY_CASE(Cos)
+    FUSEC_UNARY_CASE(Atan)
 #undef FUSEC_UNARY_CASE
   }
 }

@@ -364,6 +364,7 @@ TEST_F(AutodiffTest, Unary) {
       {"fusec.gelu", uniform(s, -3, 3)},
       {"fusec.sin", uniform(s, -3, 3)},
       {"fusec.cos", uniform(s, -3, 3)},
+      {"fusec.atan", uniform(s, -3, 3)},
       // Zero gradients: values at least 0.05 from any integer and half
       // (0.05 + 0.2 k), so no step crosses a jump.
       {"fusec.floor", grid(s, 0.05)},

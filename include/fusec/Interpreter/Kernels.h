@@ -50,6 +50,7 @@ enum class UnaryKind {
   Trunc,
   Sin,
   Cos,
+  Atan,
 };
 
 enum class BinaryKind { Add, Sub, Mul, Div, Max, Min, Pow };

@@ -272,8 +272,9 @@ LogicalResult shrink(Node &n) {
 }
 
 /// Functions composed of fusec's: tan = sin / cos, the hyperbolic ones
-/// from exp, their inverses from log and sqrt (as the textbook formulas;
-/// accurate to a few f32 ulps away from their singularities).
+/// from exp, their inverses from log and sqrt, asin and acos from atan (as the
+/// textbook formulas; accurate to a few f32 ulps away from their
+/// singularities).
 template <int Which> LogicalResult composite(Node &n) {
   if (failed(needFloat(n)))
     return failure();
@@ -296,6 +297,14 @@ template <int Which> LogicalResult composite(Node &n) {
     break;
   case 4: // Acosh
     y = n.make<LogOp>(n.add(x, n.make<SqrtOp>(n.sub(n.mul(x, x), one))));
+    break;
+  case 6: // Asin = atan(x / sqrt(1 - x^2)) (+-pi/2 at +-1, NaN outside)
+    y = n.make<AtanOp>(n.div(x, n.make<SqrtOp>(n.sub(one, n.mul(x, x)))));
+    break;
+  case 7: // Acos = pi/2 - asin(x)
+    y = n.sub(
+        n.scalar(t, M_PI_2),
+        n.make<AtanOp>(n.div(x, n.make<SqrtOp>(n.sub(one, n.mul(x, x))))));
     break;
   default: // Atanh
     y = n.mul(half, n.make<LogOp>(n.div(n.add(one, x), n.sub(one, x))));
@@ -430,6 +439,9 @@ void fusec::onnx_import::addElementwiseConverters(ConverterMap &map) {
   map["Asinh"] = composite<3>;
   map["Acosh"] = composite<4>;
   map["Atanh"] = composite<5>;
+  map["Asin"] = composite<6>;
+  map["Acos"] = composite<7>;
+  map["Atan"] = floatUnary<AtanOp>;
   map["Gelu"] = gelu;
   map["Identity"] = identity;
   map["Clip"] = clip;

@@ -201,6 +201,20 @@ FailureOr<int64_t> Node::normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+FailureOr<SmallVector<int64_t>> Node::normalizeAxes(ArrayRef<int64_t> axes,
+                                                    int64_t rank) {
+  SmallVector<int64_t> out;
+  for (int64_t a : axes) {
+    FailureOr<int64_t> axis = normalizeAxis(a, rank);
+    if (failed(axis))
+      return mlir::failure();
+    out.push_back(*axis);
+  }
+  llvm::sort(out);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 Value Node::scalar(Type element, double value) {
   auto type = RankedTensorType::get({}, element);
   Attribute attr;

@@ -94,6 +94,9 @@ public:
   std::optional<llvm::SmallVector<double>> constantValues(mlir::Value v);
   /// `axis` in [-rank, rank) made non-negative; a failure otherwise.
   mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+  /// Each of `axes` normalised, sorted, repeats removed.
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  normalizeAxes(llvm::ArrayRef<int64_t> axes, int64_t rank);
 
   /// A rank-0 constant of `element` holding `value`.
   mlir::Value scalar(mlir::Type element, double value);

@@ -233,14 +233,10 @@ template <Reduction R> LogicalResult reduce(Node &n) {
     }
     axes = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   } else {
-    for (int64_t a : *given) {
-      FailureOr<int64_t> axis = n.normalizeAxis(a, rank);
-      if (failed(axis))
-        return failure();
-      axes.push_back(*axis);
-    }
-    llvm::sort(axes);
-    axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+    FailureOr<SmallVector<int64_t>> normalized = n.normalizeAxes(*given, rank);
+    if (failed(normalized))
+      return failure();
+    axes = *normalized;
   }
   // Booleans: max is any, min is all, computed on 0/1.
   if (n.elementOf(x).isInteger(1)) {
@@ -544,6 +540,19 @@ LogicalResult groupNorm(Node &n) {
   };
   n.outputs.push_back(
       n.add(n.mul(y, perChannel(n.input(1))), perChannel(n.input(2))));
+  return success();
+}
+
+/// (x - mean) / sqrt(variance + 1e-9) over `axes` (default [0, 2, 3]).
+LogicalResult meanVarianceNorm(Node &n) {
+  if (failed(n.need(1)) || failed(needFloat(n, n.input(0))))
+    return failure();
+  Value x = n.input(0);
+  FailureOr<SmallVector<int64_t>> axes = n.normalizeAxes(
+      n.getInts("axes").value_or(SmallVector<int64_t>{0, 2, 3}), n.rankOf(x));
+  if (failed(axes))
+    return failure();
+  n.outputs.push_back(normalize(n, x, *axes, 1e-9));
   return success();
 }
 
@@ -876,6 +885,7 @@ void fusec::onnx_import::addNeuralNetworkConverters(ConverterMap &map) {
   map["RMSNormalization"] = rmsNorm;
   map["GroupNormalization"] = groupNorm;
   map["LpNormalization"] = lpNorm;
+  map["MeanVarianceNormalization"] = meanVarianceNorm;
   map["NegativeLogLikelihoodLoss"] = nll;
   map["SoftmaxCrossEntropyLoss"] = softmaxCrossEntropy;
   map["Conv"] = conv;

@@ -256,7 +256,8 @@ func.func @rounding_trig(%x: tensor<64xf32>, %h: tensor<64xf16>) -> (tensor<64xf
   %b = fusec.sub %r, %t : tensor<64xf32>
   %s = fusec.sin %x : tensor<64xf32>
   %k = fusec.cos %x : tensor<64xf32>
-  %sk = fusec.mul %s, %k : tensor<64xf32>
+  %at = fusec.atan %k : tensor<64xf32>
+  %sk = fusec.mul %s, %at : tensor<64xf32>
   %o = fusec.add %a, %b : tensor<64xf32>
   %hr = fusec.round %h : tensor<64xf16>
   return %o, %sk, %hr : tensor<64xf32>, tensor<64xf32>, tensor<64xf16>

@@ -390,6 +390,7 @@ FUSEC_EVAL_UNARY(RoundOp, Round)
 FUSEC_EVAL_UNARY(TruncOp, Trunc)
 FUSEC_EVAL_UNARY(SinOp, Sin)
 FUSEC_EVAL_UNARY(CosOp, Cos)
+FUSEC_EVAL_UNARY(AtanOp, Atan)
 #undef FUSEC_EVAL_UNARY
 
 LogicalResult GeluOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,

@@ -281,6 +281,15 @@ void CosOp::backprop(Adjoints &a) {
   });
 }
 
+void AtanOp::backprop(Adjoints &a) {
+  // 1 / (1 + x^2)
+  Value g = a.of(getResult());
+  a.give(getInput(), [&] {
+    Value x = a.fwd(getInput());
+    return a.div(g, a.add(a.scalar(x, 1.0), a.mul(x, x)));
+  });
+}
+
 void ErfOp::backprop(Adjoints &a) {
   // 2/sqrt(pi) * exp(-x^2)
   Value g = a.of(getResult());

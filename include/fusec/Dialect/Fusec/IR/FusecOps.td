@@ -185,6 +185,13 @@ def Fusec_CosOp : Fusec_UnaryOp<"cos", Fusec_FloatTensor, "cosine",
   let description = [{ `cosf(x)` in f32 (radians). }];
 }
 
+def Fusec_AtanOp : Fusec_UnaryOp<"atan", Fusec_FloatTensor, "arctangent",
+    "Infer", "Expensive"> {
+  let description = [{
+    `atanf(x)` in f32, in `[-pi/2, pi/2]` (`atan(+-inf) == +-pi/2`).
+  }];
+}
+
 def Fusec_GeluOp : Fusec_UnaryOp<"gelu", Fusec_FloatTensor,
     "Gaussian error linear unit", "Infer", "Expensive"> {
   let description = [{

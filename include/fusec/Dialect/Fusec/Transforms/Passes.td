@@ -250,7 +250,8 @@ def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
       operands); consumers that run in low precision read it through one
       cast.
     * **infer** (`add`, `sub`, `mul`, `div`, `neg`, `abs`, `sqrt`, `tanh`,
-      `sigmoid`, `gelu`, `relu`, `erf`, `floor`, `ceil`, `round`, `trunc`):
+      `sigmoid`, `gelu`, `relu`, `erf`, `atan`, `floor`, `ceil`, `round`,
+      `trunc`):
       low precision when an operand is, unless an operand is tainted
       (below).
     * **deny** (`exp`, `log`, `pow`, `reciprocal`, `rsqrt`, `sin`, `cos`,
