@@ -440,6 +440,11 @@ LogicalResult pad(Node &n) {
     value = std::trunc(value);
   if (element.isInteger(1))
     value = value != 0;
+  // (A float attribute before opset 11 may not fit the integer type.)
+  double limit = element.isInteger(64) ? 0x1p63 : 0x1p31;
+  if (isa<IntegerType>(element) && !element.isInteger(1) &&
+      !(value >= -limit && value < limit))
+    return n.fail("the padding value does not fit the integer type");
   n.outputs.push_back(n.make<PadOp>(
       x, n.b.getDenseI64ArrayAttr(low), n.b.getDenseI64ArrayAttr(high),
       DenseI64ArrayAttr(), PadModeAttr::get(n.b.getContext(), padMode),

@@ -17,6 +17,8 @@ unsupported.onnx  two operators fusec does not import and a node that
                depends on one of them.
 external.onnx  weights in external data beside the model (weights.bin);
 escape.onnx    external data naming ../outside.bin (refused).
+bad_pad.onnx   an opset-10 Pad of int32 data with a float value outside
+               int32 (refused, not a crash).
 """
 import os
 import sys
@@ -174,6 +176,14 @@ def main():
             np.array([[1, 2]], np.float32))
     onnx.save(with_external(out, "../outside.bin"),
               os.path.join(out, "escape.onnx"))
+
+    pad = helper.make_graph(
+        [helper.make_node("Pad", ["x"], ["y"], name="pad", pads=[1, 1],
+                          value=3e10)], "bad_pad",
+        [helper.make_tensor_value_info("x", TensorProto.INT32, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.INT32, [5])])
+    onnx.save(helper.make_model(pad, opset_imports=[
+        helper.make_opsetid("", 10)]), os.path.join(out, "bad_pad.onnx"))
 
 
 if __name__ == "__main__":
