@@ -15,6 +15,7 @@
 
 #include "OnnxImporter.h"
 #include "fusec/Conversion/OnnxImport.h"
+#include "fusec/Interpreter/Kernels.h"
 #include "fusec/Support/Checked.h"
 #include "fusec/Support/File.h"
 #include "fusec/Support/Npy.h"
@@ -260,21 +261,15 @@ Value Node::broadcastTo(Value v, ArrayRef<int64_t> shape) {
   return make<BroadcastToOp>(typeOf(v).clone(shape), v);
 }
 
-/// Whether `shapes` broadcast together (NumPy).
+/// Whether `shapes` broadcast together (NumPy, the reference kernels'
+/// rule).
 static bool shapesBroadcast(ArrayRef<ArrayRef<int64_t>> shapes) {
-  SmallVector<int64_t> shape;
+  Shape shape;
   for (ArrayRef<int64_t> own : shapes) {
-    size_t rank = std::max(shape.size(), own.size());
-    SmallVector<int64_t> next(rank, 1);
-    for (size_t d = 0; d < rank; ++d) {
-      int64_t a =
-          d < rank - shape.size() ? 1 : shape[d - (rank - shape.size())];
-      int64_t c = d < rank - own.size() ? 1 : own[d - (rank - own.size())];
-      if (a != c && a != 1 && c != 1)
-        return false;
-      next[d] = a == 1 ? c : a;
-    }
-    shape = next;
+    Shape next;
+    if (!kernels::broadcastShapes(shape, Shape(own.begin(), own.end()), next))
+      return false;
+    shape = std::move(next);
   }
   return true;
 }

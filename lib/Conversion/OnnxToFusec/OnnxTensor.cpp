@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OnnxImporter.h"
+#include "fusec/Interpreter/Kernels.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 
@@ -300,21 +301,6 @@ LogicalResult slice(Node &n) {
   return success();
 }
 
-/// The NumPy broadcast of two shapes; nullopt if they do not broadcast.
-std::optional<SmallVector<int64_t>> broadcastShape(ArrayRef<int64_t> a,
-                                                   ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (x != y && x != 1 && y != 1)
-      return std::nullopt;
-    out[i] = x == 1 ? y : x;
-  }
-  return out;
-}
-
 LogicalResult expand(Node &n) {
   if (failed(needInput(n)))
     return failure();
@@ -322,11 +308,13 @@ LogicalResult expand(Node &n) {
   if (failed(shape))
     return failure();
   Value x = n.input(0);
-  std::optional<SmallVector<int64_t>> out =
-      broadcastShape(n.typeOf(x).getShape(), *shape);
-  if (!out)
+  ArrayRef<int64_t> in = n.typeOf(x).getShape();
+  Shape out;
+  if (!kernels::broadcastShapes(Shape(in.begin(), in.end()),
+                                Shape(shape->begin(), shape->end()), out))
     return n.fail("the shape does not broadcast with the input");
-  n.outputs.push_back(n.broadcastTo(x, *out));
+  n.outputs.push_back(
+      n.broadcastTo(x, SmallVector<int64_t>(out.begin(), out.end())));
   return success();
 }
 
