@@ -69,14 +69,49 @@ config.substitutions.append(("%host_cxx", config.host_cxx))
 # Tests never touch the user's kernel cache.
 config.environment["FUSEC_CACHE_DIR"] = "off"
 
-# The ONNX Python package (onnx==1.22.0, which ships the backend node
+# The ONNX Python package: onnx==1.22.0 (which ships the 1,765 backend node
 # tests) in the virtual environment tools/dev.sh sets up in the build
-# directory: it writes the ONNX test models and reads the node tests.
-onnx_python = os.path.join(config.fusec_obj_root, "python", "bin", "python")
-if os.path.exists(onnx_python) and subprocess.run(
-        [onnx_python, "-c", "import onnx"], stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL).returncode == 0:
-    config.available_features.add("onnx")
+# directory, else Debian's python3-onnx (1.12, with libonnx-testdata's 932
+# node tests), the set-up's fallback when PyPI is unreachable;
+# FUSEC_ONNX_PYTHON overrides the choice. It writes the ONNX test models and
+# reads the node tests. Features: onnx-node-tests-N (how many node tests it
+# has), onnx (its reference evaluator, onnx >= 1.13, which computes the
+# expected values of the models test/Onnx writes).
+ONNX_PROBE = """
+import importlib.util, os, onnx
+d = os.path.join(os.path.dirname(onnx.__file__), 'backend', 'test', 'data',
+                 'node')
+print(len(os.listdir(d)) if os.path.isdir(d) else 0,
+      importlib.util.find_spec('onnx.reference') is not None)
+"""
+
+
+def probe_onnx(python):
+    try:
+        out = subprocess.run([python, "-c", ONNX_PROBE],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if out.returncode != 0:
+        return None
+    count, reference = out.stdout.split()
+    return int(count), reference == "True"
+
+
+onnx_candidates = [os.path.join(config.fusec_obj_root, "python", "bin",
+                                "python"), shutil.which("python3") or ""]
+if os.environ.get("FUSEC_ONNX_PYTHON"):
+    onnx_candidates = [os.environ["FUSEC_ONNX_PYTHON"]]
+onnx_python = onnx_candidates[0]
+for candidate in onnx_candidates:
+    probe = probe_onnx(candidate) if os.path.exists(candidate) else None
+    if probe is not None:
+        onnx_python = candidate
+        config.available_features.add("onnx-node-tests-%d" % probe[0])
+        if probe[1]:
+            config.available_features.add("onnx")
+        break
 config.substitutions.append(("%onnx_python", onnx_python))
 
 # Installing fusec and building a consumer project needs CMake and Ninja.

@@ -1215,11 +1215,17 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   bool sum =
       combiner == ReductionCombiner::Sum || combiner == ReductionCombiner::Mean;
   bool isMax = combiner == ReductionCombiner::Max;
+  // Products accumulate like sums (f64 for floats, wrapping u64 for
+  // integers), from 1.
+  bool prod = combiner == ReductionCombiner::Prod;
+  bool wide = sum || prod;
   bool f64 = t == DType::F64;
-  std::string acc = fl ? (sum || f64 ? "double" : "float")
-                       : (sum ? "fusec_u64" : "fusec_i64");
+  std::string acc = fl ? (wide || f64 ? "double" : "float")
+                       : (wide ? "fusec_u64" : "fusec_i64");
   std::string init;
-  if (fl && f64 && !sum)
+  if (prod)
+    init = fl ? "1.0" : "1ull";
+  else if (fl && f64 && !sum)
     init = isMax ? "fusec_u2d(0xfff0000000000000ull)"
                  : "fusec_u2d(0x7ff0000000000000ull)";
   else if (fl)
@@ -1235,6 +1241,8 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
   auto combine = [&](const std::string &a, const std::string &b) {
     if (sum)
       return "(" + a + " + " + b + ")";
+    if (prod)
+      return "(" + a + " * " + b + ")";
     if (fl && f64)
       return std::string(isMax ? "fusec_maxd(" : "fusec_mind(") + a + ", " + b +
              ")";
@@ -1244,7 +1252,7 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
     return "(" + a + (isMax ? " > " : " < ") + b + " ? " + a + " : " + b + ")";
   };
   auto widen = [&](const std::string &v) {
-    if (!sum)
+    if (!wide)
       return fl ? v : "(fusec_i64)(" + v + ")";
     return fl ? "(double)(" + v + ")" : "(fusec_u64)(fusec_i64)(" + v + ")";
   };
@@ -1257,7 +1265,7 @@ LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
       d = "(" + a + " / " + std::to_string(length) + ".0)";
     else if (sum && length == 0)
       d = "0.0"; // The empty sum is +0.
-    if (!sum || f64)
+    if (!wide || f64)
       return d; // max/min: already a value of the element type; f64 sums.
     if (t == DType::F32 || !options.fp16RoundEachOp)
       return "(float)" + d;

@@ -1,7 +1,7 @@
 //===- Reductions.cpp - Reference reduction kernels ----------------------===//
 //
-// Sums accumulate in f64 (floats) or wrap (integers) in row-major order and
-// round once; max/min follow the elementwise rules.
+// Sums and products accumulate in f64 (floats) or wrap (integers) in
+// row-major order and round once; max/min follow the elementwise rules.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +49,8 @@ void reduceT(ReduceKind kind, const Buffer &in,
       init = kind == ReduceKind::Max ? std::numeric_limits<C>::min()
                                      : std::numeric_limits<C>::max();
     std::fill(acc.begin(), acc.end(), init);
+  } else if (kind == ReduceKind::Prod) {
+    std::fill(acc.begin(), acc.end(), Acc(1));
   }
 
   // Accumulator strides over the input index space: 0 along reduced axes.
@@ -72,6 +74,8 @@ void reduceT(ReduceKind kind, const Buffer &in,
         return ieeeMax(C(a), x);
       case ReduceKind::Min:
         return ieeeMin(C(a), x);
+      case ReduceKind::Prod:
+        return a * double(x);
       default:
         return a + double(x);
       }
@@ -81,6 +85,8 @@ void reduceT(ReduceKind kind, const Buffer &in,
         return std::max<Acc>(a, x);
       case ReduceKind::Min:
         return std::min<Acc>(a, x);
+      case ReduceKind::Prod:
+        return Acc(uint64_t(a) * uint64_t(int64_t(x)));
       default:
         return Acc(uint64_t(a) + uint64_t(int64_t(x)));
       }

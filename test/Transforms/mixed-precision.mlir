@@ -160,3 +160,19 @@ func.func @clamp(%x: tensor<1x2xf32>, %w: tensor<2x2xf32>) -> (tensor<1x2xf32>, 
   %l = fusec.log %p : tensor<1x2xf32>
   return %h, %l : tensor<1x2xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// A product stays in f32 (deny): after a low-precision relu, its input is
+// widened back, and the product is computed and returned in f32.
+// CHECK-LABEL: func.func @product
+// CHECK: %[[R:.*]] = fusec.relu %{{.*}} : tensor<4x8xf16>
+// CHECK: %[[RF:.*]] = fusec.cast %[[R]] : tensor<4x8xf16> to tensor<4x8xf32>
+// CHECK: %[[P:.*]] = fusec.reduce_prod %[[RF]] axes = [1] : tensor<4x8xf32> -> tensor<4xf32>
+// CHECK: return %[[P]] : tensor<4xf32>
+func.func @product(%x: tensor<4x2xf32>, %w: tensor<2x8xf32>) -> tensor<4xf32> {
+  %0 = fusec.matmul %x, %w : tensor<4x2xf32>, tensor<2x8xf32> -> tensor<4x8xf32>
+  %1 = fusec.relu %0 : tensor<4x8xf32>
+  %2 = fusec.reduce_prod %1 axes = [1] : tensor<4x8xf32> -> tensor<4xf32>
+  return %2 : tensor<4xf32>
+}

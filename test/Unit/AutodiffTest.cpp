@@ -720,8 +720,9 @@ TEST_F(AutodiffTest, ConvolutionAndPooling) {
 TEST_F(AutodiffTest, Reductions) {
   Shape s{2, 3, 4};
   std::string t = tensorType(s);
-  for (std::string op : {"fusec.reduce_sum", "fusec.reduce_mean",
-                         "fusec.reduce_max", "fusec.reduce_min"}) {
+  for (std::string op :
+       {"fusec.reduce_sum", "fusec.reduce_mean", "fusec.reduce_max",
+        "fusec.reduce_min", "fusec.reduce_prod"}) {
     std::vector<float> x = distinct(s, -3.0);
     check({{"x", s, x}},
           "  %y = " + op + " %x axes = [1] : " + t + " -> tensor<2x4xf32>",
@@ -758,6 +759,29 @@ func.func @loss(%x: tensor<2x4xf32> {fusec.param}, %r: tensor<2xf32>) -> tensor<
       grad, {makeF32({2, 4}, {1, 3, 3, 2, 5, 5, 5, 5}), makeF32({2}, {3, 8})});
   ASSERT_EQ(r.size(), 2u) << allDiagnostics();
   expectExact(r[1], {3, 1.5, 1.5, 0, 4, 4, 4, 4}, "d/dx");
+}
+
+/// reduce_prod: the product of the other elements, also where the row has
+/// zeros (where prod / x would divide by zero).
+TEST_F(AutodiffTest, ReduceProdZeros) {
+  auto module = parse(R"mlir(
+func.func @loss(%x: tensor<3x4xf32> {fusec.param}, %r: tensor<3xf32>) -> tensor<f32> {
+  %p = fusec.reduce_prod %x axes = [1] : tensor<3x4xf32> -> tensor<3xf32>
+  %q = fusec.mul %p, %r : tensor<3xf32>
+  %l = fusec.reduce_sum %q axes = [0] : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+)mlir");
+  ASSERT_TRUE(module);
+  mlir::func::FuncOp grad = gradientOf(*module, "loss");
+  ASSERT_TRUE(grad);
+  // Row 0 [2, 0, 3, 4]: only the zero has nonzero others (2*3*4 = 24).
+  // Row 1 [0, 5, 0, 1]: two zeros, every product of others is 0.
+  // Row 2 [1, 2, 3, 4]: 24 / x.
+  auto r = run(grad, {makeF32({3, 4}, {2, 0, 3, 4, 0, 5, 0, 1, 1, 2, 3, 4}),
+                      makeF32({3}, {3, 8, 0.5})});
+  ASSERT_EQ(r.size(), 2u) << allDiagnostics();
+  expectExact(r[1], {0, 72, 0, 0, 0, 0, 0, 0, 12, 6, 4, 3}, "d/dx");
 }
 
 //===----------------------------------------------------------------------===//

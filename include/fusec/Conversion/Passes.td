@@ -28,7 +28,7 @@ def FusecImportTosa : Pass<"fusec-import-tosa", "mlir::ModuleOp"> {
     | `concat` `slice` `reshape` `transpose` | `concat` `slice` (stride 1) `reshape` `transpose` |
     | `tile` | `reshape` + `broadcast_to` + `reshape` (index arithmetic, no copies before fusion decides) |
     | `matmul` (zero points 0) | `matmul`; operands are first cast to the result element type when TOSA accumulates in a wider type (f16 x f16 -> f32) |
-    | `reduce_sum` `reduce_max` `reduce_min` | `reduce_*` over one axis with `keep_dims`; `nan_mode = IGNORE` skips NaNs (all-NaN gives NaN) |
+    | `reduce_sum` `reduce_product` `reduce_max` `reduce_min` | `reduce_*` over one axis with `keep_dims`; `nan_mode = IGNORE` skips NaNs (all-NaN gives NaN) |
 
     Every other TOSA operation, and any listed one used with something fusec
     cannot represent (dynamic or unranked shapes, element types other than

@@ -59,7 +59,7 @@ enum class CompareKind { Eq, Ne, Lt, Le, Gt, Ge };
 
 enum class LogicalKind { And, Or, Xor };
 
-enum class ReduceKind { Sum, Max, Min, Mean };
+enum class ReduceKind { Sum, Max, Min, Mean, Prod };
 
 /// NumPy broadcast of two shapes; false if incompatible.
 bool broadcastShapes(const Shape &a, const Shape &b, Shape &result);

@@ -202,6 +202,7 @@ enum class Reduction {
   Mean,
   Max,
   Min,
+  Prod,
   L1,
   L2,
   SumSquare,
@@ -250,7 +251,8 @@ template <Reduction R> LogicalResult reduce(Node &n) {
   }
   bool isFloat = isa<FloatType>(n.elementOf(x));
   if (!isFloat && R != Reduction::Sum && R != Reduction::Max &&
-      R != Reduction::Min && R != Reduction::L1 && R != Reduction::SumSquare)
+      R != Reduction::Min && R != Reduction::Prod && R != Reduction::L1 &&
+      R != Reduction::SumSquare)
     return n.fail("this reduction of integers is not supported");
   Value y;
   switch (R) {
@@ -265,6 +267,9 @@ template <Reduction R> LogicalResult reduce(Node &n) {
     break;
   case Reduction::Min:
     y = n.reduce<ReduceMinOp>(x, axes, keep);
+    break;
+  case Reduction::Prod:
+    y = n.reduce<ReduceProdOp>(x, axes, keep);
     break;
   case Reduction::L1:
     y = n.reduce<ReduceSumOp>(n.make<AbsOp>(x), axes, keep);
@@ -872,6 +877,7 @@ void fusec::onnx_import::addNeuralNetworkConverters(ConverterMap &map) {
   map["ReduceMean"] = reduce<Reduction::Mean>;
   map["ReduceMax"] = reduce<Reduction::Max>;
   map["ReduceMin"] = reduce<Reduction::Min>;
+  map["ReduceProd"] = reduce<Reduction::Prod>;
   map["ReduceL1"] = reduce<Reduction::L1>;
   map["ReduceL2"] = reduce<Reduction::L2>;
   map["ReduceSumSquare"] = reduce<Reduction::SumSquare>;

@@ -655,7 +655,8 @@ struct ReducePattern : TosaPattern<SourceOp> {
     Value x = op.getInput();
     SmallVector<int64_t> axes = {int64_t(op.getAxis())};
     bool ignoreNaN = false;
-    if constexpr (!std::is_same_v<SourceOp, tosa::ReduceSumOp>)
+    if constexpr (!std::is_same_v<SourceOp, tosa::ReduceSumOp> &&
+                  !std::is_same_v<SourceOp, tosa::ReduceProductOp>)
       ignoreNaN = op.getNanMode() == tosa::NanPropagationMode::IGNORE &&
                   isa<FloatType>(type.getElementType());
     if (!ignoreNaN) {
@@ -726,6 +727,7 @@ void fusec::populateTosaToFusecPatterns(RewritePatternSet &patterns,
       ReducePattern<tosa::ReduceSumOp, ReduceSumOp>,
       ReducePattern<tosa::ReduceMaxOp, ReduceMaxOp>,
       ReducePattern<tosa::ReduceMinOp, ReduceMinOp>,
+      ReducePattern<tosa::ReduceProductOp, ReduceProdOp>,
       ConvPattern<tosa::Conv2DOp>, ConvPattern<tosa::DepthwiseConv2DOp>,
       MaxPoolPattern, AvgPoolPattern, PadPattern, ArgMaxPattern,
       BoolReducePattern<tosa::ReduceAllOp, ReduceMinOp>,
@@ -865,16 +867,17 @@ LogicalResult fusec::importTosa(Operation *root) {
       op->emitError() << "cannot import '" << op->getName()
                       << "': " << it->second;
     else
-      op->emitError() << "unsupported TOSA operation '" << op->getName()
-                      << "': fusec imports const, const_shape, add, sub, mul, "
-                         "maximum, minimum, pow, abs, negate, exp, log, tanh, "
-                         "sigmoid, erf, reciprocal, rsqrt, clamp, cast, "
-                         "logical_and, logical_or, logical_xor, logical_not, "
-                         "greater, greater_equal, equal, select, concat, "
-                         "slice, reshape, transpose, tile, pad, gather, "
-                         "matmul, conv2d, depthwise_conv2d, max_pool2d, "
-                         "avg_pool2d, argmax, reduce_sum, reduce_max, "
-                         "reduce_min, reduce_all and reduce_any";
+      op->emitError()
+          << "unsupported TOSA operation '" << op->getName()
+          << "': fusec imports const, const_shape, add, sub, mul, "
+             "maximum, minimum, pow, abs, negate, exp, log, tanh, "
+             "sigmoid, erf, reciprocal, rsqrt, clamp, cast, "
+             "logical_and, logical_or, logical_xor, logical_not, "
+             "greater, greater_equal, equal, select, concat, "
+             "slice, reshape, transpose, tile, pad, gather, "
+             "matmul, conv2d, depthwise_conv2d, max_pool2d, "
+             "avg_pool2d, argmax, reduce_sum, reduce_product, reduce_max, "
+             "reduce_min, reduce_all and reduce_any";
   }
   // Constants: dead ones are dropped; those feeding only refused ops need
   // no error of their own; any other user needs the value, so it is one.

@@ -101,6 +101,16 @@ func.func @rows_long(%a: tensor<3x1000xf32>) -> (tensor<3xf32>, tensor<3xf32>, t
   return %0, %1, %2 : tensor<3xf32>, tensor<3xf32>, tensor<3xf32>
 }
 
+// Products: rows of 7 (f32 with an epilogue, i32 wrapping), a column
+// product of f16 (accumulated in f64, rounded once).
+func.func @products(%a: tensor<9x7xf32>, %i: tensor<5x6xi32>, %h: tensor<4x10xf16>) -> (tensor<9x1xf32>, tensor<5xi32>, tensor<10xf16>) {
+  %p = fusec.reduce_prod %a axes = [1] keep_dims : tensor<9x7xf32> -> tensor<9x1xf32>
+  %e = fusec.exp %p : tensor<9x1xf32>
+  %pi = fusec.reduce_prod %i axes = [1] : tensor<5x6xi32> -> tensor<5xi32>
+  %ph = fusec.reduce_prod %h axes = [0] : tensor<4x10xf16> -> tensor<10xf16>
+  return %e, %pi, %ph : tensor<9x1xf32>, tensor<5xi32>, tensor<10xf16>
+}
+
 // Softmax over rows of 300 (an epilogue per element) in f16.
 func.func @softmax_f16(%x: tensor<10x300xf16>) -> tensor<10x300xf16> {
   %m = fusec.reduce_max %x axes = [1] keep_dims : tensor<10x300xf16> -> tensor<10x1xf16>

@@ -1007,6 +1007,25 @@ func.func @fold_reduce_max_min() -> (tensor<4xf32>, tensor<4xf32>, tensor<2xi32>
   return %1, %2, %4, %6, %8, %9, %11, %13 : tensor<4xf32>, tensor<4xf32>, tensor<2xi32>, tensor<i64>, tensor<2xf32>, tensor<2xf32>, tensor<3xi32>, tensor<3xi64>
 }
 
+// Products: 2^127 * 4 * 0.125 == 2^126 (the f64 accumulation passes 2^129,
+// which f32 cannot hold), 2 * -1.5 * 4 == -12; i32 65536 * 65536 wraps to 0,
+// -3 * 7 == -21; the empty product is 1.
+// CHECK-LABEL: func.func @fold_reduce_prod()
+// CHECK-DAG: %[[F:.+]] = fusec.constant dense<[8.50705917E+37, -1.200000e+01]> : tensor<2xf32>
+// CHECK-DAG: %[[I:.+]] = fusec.constant dense<[0, -21]> : tensor<2xi32>
+// CHECK-DAG: %[[E:.+]] = fusec.constant dense<1.000000e+00> : tensor<2xf32>
+// CHECK-NOT: fusec.reduce_prod
+// CHECK: return %[[F]], %[[I]], %[[E]]
+func.func @fold_reduce_prod() -> (tensor<2xf32>, tensor<2xi32>, tensor<2xf32>) {
+  %0 = fusec.constant dense<[[0x7F000000, 4.0, 0.125], [2.0, -1.5, 4.0]]> : tensor<2x3xf32>
+  %1 = fusec.reduce_prod %0 axes = [1] : tensor<2x3xf32> -> tensor<2xf32>
+  %2 = fusec.constant dense<[[65536, 65536], [-3, 7]]> : tensor<2x2xi32>
+  %3 = fusec.reduce_prod %2 axes = [1] : tensor<2x2xi32> -> tensor<2xi32>
+  %4 = fusec.constant dense<> : tensor<2x0xf32>
+  %5 = fusec.reduce_prod %4 axes = [1] : tensor<2x0xf32> -> tensor<2xf32>
+  return %1, %3, %5 : tensor<2xf32>, tensor<2xi32>, tensor<2xf32>
+}
+
 // Means of [[1, 2], [3, 5]]: rows 1.5, 4; all 2.75. bf16 means of (1, 2, 4)
 // and (1, 1, 2) are 7/3 and 4/3, rounded once to bf16 (ulp 2^-6 in [2, 4),
 // 2^-7 in [1, 2)): 149 * 2^-6 == 2.328125 (bits 0x4015) and 171 * 2^-7 ==

@@ -390,6 +390,17 @@ func.func @reduce_min(%x: tensor<2x3x4xi32>) {
   return
 }
 
+// CHECK-LABEL: func.func @reduce_prod(
+// CHECK-SAME: %[[X:arg[0-9]+]]: tensor<2x3xf32>, %[[I:arg[0-9]+]]: tensor<4xi64>)
+// CHECK-NEXT: %{{.*}} = fusec.reduce_prod %[[X]] axes = [0] keep_dims : tensor<2x3xf32> -> tensor<1x3xf32>
+// CHECK-NEXT: %{{.*}} = fusec.reduce_prod %[[I]] axes = [0] : tensor<4xi64> -> tensor<i64>
+// CHECK-NEXT: return
+func.func @reduce_prod(%x: tensor<2x3xf32>, %i: tensor<4xi64>) {
+  %0 = fusec.reduce_prod %x axes = [0] keep_dims : tensor<2x3xf32> -> tensor<1x3xf32>
+  %1 = fusec.reduce_prod %i axes = [0] : tensor<4xi64> -> tensor<i64>
+  return
+}
+
 // CHECK-LABEL: func.func @reduce_mean(
 // CHECK-SAME: %[[X:arg[0-9]+]]: tensor<4x3xbf16>, %[[E:arg[0-9]+]]: tensor<0x3xf32>)
 // CHECK-NEXT: %{{.*}} = fusec.reduce_mean %[[X]] axes = [1] : tensor<4x3xbf16> -> tensor<4xbf16>

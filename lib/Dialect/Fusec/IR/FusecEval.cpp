@@ -567,6 +567,11 @@ LogicalResult ReduceMeanOp::evaluate(ArrayRef<Buffer> operands,
                                      SmallVectorImpl<Buffer> &results) {
   return evalReduce(*this, k::ReduceKind::Mean, operands, ctx, results);
 }
+LogicalResult ReduceProdOp::evaluate(ArrayRef<Buffer> operands,
+                                     EvalContext &ctx,
+                                     SmallVectorImpl<Buffer> &results) {
+  return evalReduce(*this, k::ReduceKind::Prod, operands, ctx, results);
+}
 
 LogicalResult FusionOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
                                  SmallVectorImpl<Buffer> &results) {

@@ -620,6 +620,32 @@ void backpropExtremum(Adjoints &a, ReductionOpInterface op) {
 }
 } // namespace
 
+/// reduce_prod: each element receives the product of the others. Where the
+/// row has no zero that is `prod / x`; an element that is the row's only
+/// zero receives the product of the rest; every other element of a row
+/// with zeros receives 0 (`prod / x` is already 0 there for nonzero x).
+void ReduceProdOp::backprop(Adjoints &a) {
+  Value input = getInput(), g = a.of(getResult());
+  a.give(input, [&] {
+    RankedTensorType type = tensorType(input);
+    ArrayRef<int64_t> axes = getAxes();
+    SmallVector<int64_t> keep = Adjoints::keepDimsShape(type, axes);
+    Value x = a.fwd(input);
+    Value prod = a.reshapeTo(a.fwd(getResult()), keep);
+    Value isZero = a.compare(P::eq, x, a.scalar(x, 0));
+    Value zeros =
+        ReduceSumOp::create(a.b, a.loc, a.castTo(isZero, type.getElementType()),
+                            axes, /*keep_dims=*/true);
+    Value rest = ReduceProdOp::create(a.b, a.loc,
+                                      a.select(isZero, a.scalar(x, 1), x), axes,
+                                      /*keep_dims=*/true);
+    Value onlyZero = a.select(a.compare(P::eq, zeros, a.scalar(zeros, 1)), rest,
+                              a.scalar(rest, 0));
+    Value others = a.select(isZero, onlyZero, a.div(prod, x));
+    return a.mul(a.reshapeTo(g, keep), others);
+  });
+}
+
 void ReduceSumOp::backprop(Adjoints &a) { backpropSum(a, *this); }
 void ReduceMeanOp::backprop(Adjoints &a) { backpropSum(a, *this); }
 void ReduceMaxOp::backprop(Adjoints &a) { backpropExtremum(a, *this); }

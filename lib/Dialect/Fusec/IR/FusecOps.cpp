@@ -454,6 +454,7 @@ FUSEC_INFER_REDUCE(ReduceSumOp)
 FUSEC_INFER_REDUCE(ReduceMaxOp)
 FUSEC_INFER_REDUCE(ReduceMinOp)
 FUSEC_INFER_REDUCE(ReduceMeanOp)
+FUSEC_INFER_REDUCE(ReduceProdOp)
 #undef FUSEC_INFER_REDUCE
 
 LogicalResult MatmulOp::inferReturnTypes(MLIRContext *,
@@ -948,7 +949,8 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
 
 /// A reduction whose result type equals its input type reduces nothing but
 /// singleton dimensions: each result is one input element, unchanged (sums
-/// start from -0, extrema from -inf/+inf, the mean divides by 1).
+/// start from -0, extrema from -inf/+inf, the mean divides by 1, products
+/// start from 1).
 template <typename Op>
 static OpFoldResult foldReduce(Op op, ArrayRef<Attribute> operands) {
   if (op.getInput().getType() == op.getType())
@@ -966,6 +968,9 @@ OpFoldResult ReduceMinOp::fold(FoldAdaptor adaptor) {
   return foldReduce(*this, adaptor.getOperands());
 }
 OpFoldResult ReduceMeanOp::fold(FoldAdaptor adaptor) {
+  return foldReduce(*this, adaptor.getOperands());
+}
+OpFoldResult ReduceProdOp::fold(FoldAdaptor adaptor) {
   return foldReduce(*this, adaptor.getOperands());
 }
 

@@ -1,6 +1,6 @@
 // RUN: %python %S/../Inputs/compare_with_upstream.py %s --fusec fusec --lib-dir %mlir_lib_dir | FileCheck %s
 
-// reduce_sum, reduce_max and reduce_min against upstream's lowering, along
+// reduce_sum, reduce_product, reduce_max and reduce_min against upstream's lowering, along
 // each axis, in f32 (with NaN in both nan_modes, infinities and signed
 // zeros), f16 and bf16 (max/min only: sums accumulate in f16/bf16 upstream,
 // see differences-narrow-accumulation.mlir).
@@ -11,11 +11,12 @@
 // INPUT-SPECIAL %n: 1 nan 2 3  nan nan nan nan  -inf nan 5 -inf  0 -0 -0 0  inf -inf 1 2  -0 -0 -0 -0
 // INPUT-RANGE: -1 1
 
-// CHECK: 16 results, 146 elements, max rel err
+// CHECK: 18 results, 166 elements, max rel err
 func.func @reductions(%x: tensor<3x4x5xf32>, %n: tensor<8x4xf32>, %h: tensor<2x6xf16>, %b: tensor<5x3xbf16>)
     -> (tensor<1x4x5xf32>, tensor<3x1x5xf32>, tensor<3x4x1xf32>, tensor<3x1x5xf32>, tensor<1x4x5xf32>,
         tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>,
-        tensor<1x4xf32>, tensor<1x4xf32>, tensor<2x1xf16>, tensor<1x6xf16>, tensor<1x3xbf16>, tensor<5x1xbf16>) {
+        tensor<1x4xf32>, tensor<1x4xf32>, tensor<2x1xf16>, tensor<1x6xf16>, tensor<1x3xbf16>, tensor<5x1xbf16>,
+        tensor<3x4x1xf32>, tensor<8x1xf32>) {
   %s0 = tosa.reduce_sum %x {axis = 0 : i32} : (tensor<3x4x5xf32>) -> tensor<1x4x5xf32>
   %s1 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<3x4x5xf32>) -> tensor<3x1x5xf32>
   %s2 = tosa.reduce_sum %x {axis = 2 : i32} : (tensor<3x4x5xf32>) -> tensor<3x4x1xf32>
@@ -32,8 +33,11 @@ func.func @reductions(%x: tensor<3x4x5xf32>, %n: tensor<8x4xf32>, %h: tensor<2x6
   %hmn = tosa.reduce_min %h {axis = 0 : i32, nan_mode = #tosa.nan_mode<IGNORE>} : (tensor<2x6xf16>) -> tensor<1x6xf16>
   %bmx = tosa.reduce_max %b {axis = 0 : i32, nan_mode = #tosa.nan_mode<IGNORE>} : (tensor<5x3xbf16>) -> tensor<1x3xbf16>
   %bmn = tosa.reduce_min %b {axis = 1 : i32} : (tensor<5x3xbf16>) -> tensor<5x1xbf16>
-  return %s0, %s1, %s2, %mx, %mn, %ns, %nmx, %nmn, %nmxi, %nmni, %cmxi, %cmn, %hmx, %hmn, %bmx, %bmn
+  %p2 = tosa.reduce_product %x {axis = 2 : i32} : (tensor<3x4x5xf32>) -> tensor<3x4x1xf32>
+  %np = tosa.reduce_product %n {axis = 1 : i32} : (tensor<8x4xf32>) -> tensor<8x1xf32>
+  return %s0, %s1, %s2, %mx, %mn, %ns, %nmx, %nmn, %nmxi, %nmni, %cmxi, %cmn, %hmx, %hmn, %bmx, %bmn, %p2, %np
       : tensor<1x4x5xf32>, tensor<3x1x5xf32>, tensor<3x4x1xf32>, tensor<3x1x5xf32>, tensor<1x4x5xf32>,
         tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>, tensor<8x1xf32>,
-        tensor<1x4xf32>, tensor<1x4xf32>, tensor<2x1xf16>, tensor<1x6xf16>, tensor<1x3xbf16>, tensor<5x1xbf16>
+        tensor<1x4xf32>, tensor<1x4xf32>, tensor<2x1xf16>, tensor<1x6xf16>, tensor<1x3xbf16>, tensor<5x1xbf16>,
+        tensor<3x4x1xf32>, tensor<8x1xf32>
 }

@@ -667,6 +667,17 @@ def Fusec_ReduceMinOp : Fusec_ReduceOp<"reduce_min", Fusec_NumericTensor,
   }];
 }
 
+def Fusec_ReduceProdOp : Fusec_ReduceOp<"reduce_prod", Fusec_NumericTensor,
+    "Product", "Prod"> {
+  let description = [{
+    Product over `axes`. Floats multiply in f64 in row-major order and round
+    once (so an f32 product overflows only if the exact product does);
+    integers wrap. An empty reduction gives 1. Never computed in f16/bf16 by
+    `fusec-mixed-precision` (a product of a few dozen elements leaves their
+    range).
+  }];
+}
+
 def Fusec_ReduceMeanOp : Fusec_ReduceOp<"reduce_mean", Fusec_FloatTensor,
     "Arithmetic mean", "Mean"> {
   let description = [{

@@ -51,7 +51,7 @@ enum class PrecisionClass {
 enum class Cost { Cheap, Expensive };
 
 /// How a reduction combines the elements it reduces.
-enum class ReductionCombiner { Sum, Max, Min, Mean };
+enum class ReductionCombiner { Sum, Max, Min, Mean, Prod };
 
 namespace OpTrait {
 /// The trait `Fusec_Properties<...>` attaches: the properties as constants
