@@ -273,25 +273,29 @@ func.func @row_reduction_epilogue(%x: tensor<8x4x8xf32>, %c: tensor<8xf32>) -> t
 
 // -----
 
-// A column reduction (axis 0 of 2) does not take its consumer in.
+// A column reduction (axis 0 of 2) takes a consumer of its result's size
+// in (computed per result by the thread that reduced it), not one that
+// reads the input again per element.
 // CHECK-LABEL: func.func @column_reduction(
-// CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>, %[[ARG1:arg[0-9]+]]: tensor<32xf32>) -> tensor<32xf32> {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion reduction (%[[ARG0]]) : (tensor<8x32xf32>) -> tensor<32xf32> {
-// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>):
+// CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<8x32xf32>, %[[ARG1:arg[0-9]+]]: tensor<32xf32>) -> (tensor<32xf32>, tensor<8x32xf32>) {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion reduction (%[[ARG0]], %[[ARG1]]) : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<32xf32> {
+// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>, %[[IN1:arg[0-9]+]]: tensor<32xf32>):
 // CHECK-NEXT: %[[REDUCE_SUM:[0-9]+]] = fusec.reduce_sum %[[IN0]] axes = [0] : tensor<8x32xf32> -> tensor<32xf32>
-// CHECK-NEXT: fusec.yield %[[REDUCE_SUM]] : tensor<32xf32>
-// CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[F0]], %[[ARG1]]) : (tensor<32xf32>, tensor<32xf32>) -> tensor<32xf32> {
-// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<32xf32>, %[[IN1:arg[0-9]+]]: tensor<32xf32>):
-// CHECK-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[IN0]], %[[IN1]] : tensor<32xf32>
+// CHECK-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[REDUCE_SUM]], %[[IN1]] : tensor<32xf32>
 // CHECK-NEXT: fusec.yield %[[MUL]] : tensor<32xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: return %[[F1]] : tensor<32xf32>
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]], %[[F0]]) : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32> {
+// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<8x32xf32>, %[[IN1:arg[0-9]+]]: tensor<32xf32>):
+// CHECK-NEXT: %[[SUB:[0-9]+]] = fusec.sub %[[IN0]], %[[IN1]] : tensor<8x32xf32>, tensor<32xf32>
+// CHECK-NEXT: fusec.yield %[[SUB]] : tensor<8x32xf32>
 // CHECK-NEXT: }
-func.func @column_reduction(%x: tensor<8x32xf32>, %c: tensor<32xf32>) -> tensor<32xf32> {
+// CHECK-NEXT: return %[[F0]], %[[F1]] : tensor<32xf32>, tensor<8x32xf32>
+// CHECK-NEXT: }
+func.func @column_reduction(%x: tensor<8x32xf32>, %c: tensor<32xf32>) -> (tensor<32xf32>, tensor<8x32xf32>) {
   %0 = fusec.reduce_sum %x axes = [0] : tensor<8x32xf32> -> tensor<32xf32>
   %1 = fusec.mul %0, %c : tensor<32xf32>
-  return %1 : tensor<32xf32>
+  %2 = fusec.sub %x, %1 : tensor<8x32xf32>, tensor<32xf32>
+  return %1, %2 : tensor<32xf32>, tensor<8x32xf32>
 }
 
 // -----

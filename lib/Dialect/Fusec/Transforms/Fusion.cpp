@@ -11,8 +11,9 @@
 //     of ancestors of its root with one output: such merges can never create
 //     a cycle, and no reachability query is needed. Reductions start
 //     kernels; their elementwise producers join (input fusion), and an
-//     elementwise consumer of a row reduction takes the reduction in
-//     (epilogue fusion). Matmuls and non-fusec operations are boundaries.
+//     elementwise consumer takes the reduction in (epilogue fusion) when it
+//     iterates over the reduction's result, or over its input for a row
+//     reduction. Matmuls and non-fusec operations are boundaries.
 //  3. Multi-output merges: a producer kernel whose result is also needed
 //     elsewhere joins its consumer's kernel as an extra output; sibling
 //     kernels reading the same large input merge. These can create cycles.
@@ -471,12 +472,6 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
             "result) join a reduction's kernel, not " +
             describe(consumer));
       });
-    if (reductionKind(producer) != FusionKind::RowReduction)
-      return because([&] {
-        return std::string("epilogue fusion needs a row reduction (reducing "
-                           "the innermost dimensions, rows of more than one "
-                           "element)");
-      });
     auto in = cast<RankedTensorType>(producer->getOperand(0).getType());
     auto out = cast<RankedTensorType>(producer->getResult(0).getType());
     if (numElements(group.iteration) != numElements(in) &&
@@ -484,6 +479,16 @@ std::optional<std::string> Planner::canAbsorb(int g, Operation *consumer,
       return because([&] {
         return "the consumer iterates over " + shapeString(group.iteration) +
                ", neither the reduction's input nor its output";
+      });
+    // Other reductions run one thread per result: an epilogue per result
+    // (a depthwise convolution's bias and activation) joins, one that reads
+    // the input again per element does not.
+    if (reductionKind(producer) != FusionKind::RowReduction &&
+        numElements(group.iteration) != numElements(out))
+      return because([&] {
+        return std::string("a reduction that is not a row reduction (the "
+                           "innermost dimensions) takes only an epilogue of "
+                           "its result's size");
       });
     return std::nullopt;
   }
@@ -681,7 +686,7 @@ void Planner::producerConsumerFusion() {
         continue;
       }
       if (pc == FusionClass::Reduction) {
-        group.kind = FusionKind::RowReduction;
+        group.kind = reductionKind(producer);
         group.reduction = producer;
         group.iteration =
             cast<RankedTensorType>(producer->getOperand(0).getType());

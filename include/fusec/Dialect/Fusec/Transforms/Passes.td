@@ -101,10 +101,14 @@ def FusecFuseElementwise : Pass<"fusec-fuse-elementwise",
        that kernel. Elementwise operations, `compare`/`select`/`cast`,
        `broadcast_to`, `reshape`, `transpose`, `slice` and `concat` join as
        index arithmetic. A reduction starts a kernel and its producers join
-       it (input fusion); an elementwise consumer of a *row* reduction (one
-       reducing the innermost dimensions, rows of more than one element),
-       or a reshape or broadcast of its result, takes the reduction into
-       its kernel (epilogue fusion), at most one reduction per kernel. An
+       it (input fusion); an elementwise consumer of a reduction, or a
+       reshape or broadcast of its result, takes the reduction into its
+       kernel (epilogue fusion) when it iterates over the reduction's
+       result (computed per result: a depthwise convolution's bias and
+       activation) or, for a *row* reduction (one reducing the innermost
+       dimensions, rows of more than one element), over its input (a
+       second pass over the row: softmax's division); at most one
+       reduction per kernel. An
        expensive producer whose result is broadcast in the consumer's kernel
        is not fused (it would be recomputed per element). Kernels hold at
        most `fusion-max-ops` operations.
