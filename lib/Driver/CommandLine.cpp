@@ -259,8 +259,14 @@ bool fusec::parseCommandLine(int argc, char **argv, std::string_view overview,
       error = "invalid value '" + m[2].str() + "' for " + m[1].str() +
               ": expected " + (integer ? "an integer" : "a " + kind);
     } else if (llvm::Regex("^Did you mean '(-+)([^'=]*)").match(line, &m)) {
-      // A one-letter option (-o) is rarely what a long misspelling meant.
-      if (m[2].size() > 1)
+      // A one-letter option (-o) is rarely what a long misspelling meant;
+      // LLVM's hidden options (its suggestions come from every registered
+      // option) are not fusec's to suggest.
+      auto &registered = llvm::cl::getRegisteredOptions();
+      auto it = registered.find(m[2]);
+      bool visible = it != registered.end() &&
+                     it->second->getOptionHiddenFlag() == llvm::cl::NotHidden;
+      if (m[2].size() > 1 && visible)
         hint = " (did you mean '" + m[1].str() + m[2].str() + "'?)";
     } else if (line.starts_with("Too many positional arguments")) {
       error = "more than one model given";

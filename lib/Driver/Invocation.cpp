@@ -3,7 +3,9 @@
 #include "fusec/Driver/Invocation.h"
 #include "fusec/Codegen/KernelCache.h"
 #include "fusec/Codegen/Nvrtc.h"
+#include "fusec/Driver/Checkpoint.h"
 #include "fusec/Driver/Report.h"
+#include "fusec/Driver/TrainingLoop.h"
 #include "fusec/Interpreter/Interpreter.h"
 #include "fusec/Runtime/Cuda/CudaDevice.h"
 #include "fusec/Runtime/Host/HostDevice.h"
@@ -257,9 +259,98 @@ FailureOr<Runner> makeRunner(Invocation &inv, func::FuncOp func,
   return runner;
 }
 
-/// --train=FUNC --run: --steps steps, feeding each step's updated
-/// parameters and state to the next; prints the loss per step and writes
-/// the final parameters.
+/// --train=FUNC --run --data=...: the training loop over a dataset
+/// (TrainingLoop.h); writes the final parameters by name.
+LogicalResult fitModule(Invocation &inv, ModuleOp module,
+                        const TrainStepSignature *sig, func::FuncOp lossFunc,
+                        func::FuncOp step, Interpreter &interp,
+                        rt::Device *device, llvm::raw_ostream &out) {
+  TrainLoopOptions options = inv.trainLoop;
+  std::string error;
+  auto fail = [&](Operation *at) {
+    at->emitError() << error;
+    return failure();
+  };
+  std::optional<Dataset> data =
+      bindData(*sig, options.data, options.batchSize, "--data", error);
+  if (!data)
+    return fail(lossFunc);
+  std::optional<Dataset> validation =
+      bindData(*sig, options.validationData, options.batchSize,
+               "--validation-data", error);
+  if (!validation)
+    return fail(lossFunc);
+  if (!validation->empty()) {
+    std::vector<int64_t> a, b;
+    for (const DataBinding &d : data->getBindings())
+      a.push_back(d.argument);
+    for (const DataBinding &d : validation->getBindings())
+      b.push_back(d.argument);
+    llvm::sort(a);
+    llvm::sort(b);
+    if (a != b) {
+      error = "--validation-data must bind the same arguments as --data";
+      return fail(lossFunc);
+    }
+  }
+  if (!createDirectories(inv.outputDir, error))
+    return fail(module);
+  std::optional<std::vector<Buffer>> args =
+      initialArguments(*sig, options, *data, interp.getAllocator(), error);
+  if (!args)
+    return fail(lossFunc);
+  if (!addTrainingState(*sig, *args, interp.getAllocator(), error))
+    return fail(module);
+  FailureOr<Runner> runner = makeRunner(inv, step, interp, device);
+  if (failed(runner))
+    return failure();
+  FailureOr<Runner> evaluator = success(Runner());
+  if (!validation->empty())
+    evaluator = makeRunner(inv, lossFunc, interp, device);
+  if (failed(evaluator))
+    return failure();
+  std::unique_ptr<TrainStepRunner> steps =
+      runner->loaded
+          ? deviceStepRunner(*sig, std::move(*args), *runner->loaded, error)
+          : hostStepRunner(*sig, std::move(*args), runner->run);
+  if (!steps)
+    return fail(step);
+  FitContext context{*sig,
+                     *steps,
+                     *data,
+                     *validation,
+                     evaluator->run,
+                     interp.getAllocator(),
+                     out,
+                     out.is_displayed()};
+  if (!fit(options, context, error)) {
+    if (error.empty())
+      return failure(); // Diagnosed at its location.
+    return fail(step);
+  }
+  std::optional<std::string> after = runner->after(inv, error);
+  if (!after)
+    return fail(step);
+  out << *after;
+  std::vector<std::pair<std::string, Buffer>> params;
+  for (int64_t p : sig->params) {
+    std::optional<Buffer> value = steps->argument(p, error);
+    if (!value)
+      return fail(step);
+    params.emplace_back(sig->argNames[size_t(p)], std::move(*value));
+  }
+  std::vector<std::string> lines;
+  bool written = writeNamedTensors(inv.outputDir, params, lines, error);
+  for (const std::string &line : lines)
+    out << line << "\n";
+  if (!written)
+    return fail(module);
+  return success();
+}
+
+/// --train=FUNC --run with --input files (one fixed batch): --steps steps,
+/// feeding each step's updated parameters and state to the next; prints
+/// the loss per step and writes the final parameters.
 LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
                           rt::Device *device, llvm::raw_ostream &out) {
   ModuleOp module = model.getModule();
@@ -269,6 +360,9 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
     return failure();
   auto lossFunc = module.lookupSymbol<func::FuncOp>(loss);
   auto step = module.lookupSymbol<func::FuncOp>(loss + "_train_step");
+  if (!inv.trainLoop.data.empty())
+    return fitModule(inv, module, &*sig, lossFunc, step, interp, device, out);
+  int64_t fixedSteps = inv.trainLoop.steps < 0 ? 1 : inv.trainLoop.steps;
   // Before training, not after N steps of it.
   std::string error;
   if (!createDirectories(inv.outputDir, error))
@@ -297,13 +391,13 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
     out << "\n";
   };
   std::optional<int64_t> skipped =
-      runTraining(*sig, *steps, inv.trainLoop.steps, report, error);
+      runTraining(*sig, *steps, fixedSteps, report, error);
   if (!skipped) {
     if (!error.empty())
       return step.emitError() << error;
     return failure();
   }
-  out << inv.trainLoop.steps << " steps";
+  out << fixedSteps << " steps";
   if (sig->skippedResult >= 0)
     out << ", " << *skipped << " skipped";
   out << "\n";
@@ -420,8 +514,12 @@ fusec::runInvocation(Invocation &inv, Session &session,
   if (inv.maxBatch)
     return findMaxBatch(inv, session, out);
   if (inv.run && inv.outputDir.empty()) {
-    session.note("--run writes result0.npy, ... into the current directory "
-                 "(--output-dir=DIR chooses another)");
+    session.note(inv.trainLoop.data.empty()
+                     ? "--run writes result0.npy, ... into the current "
+                       "directory (--output-dir=DIR chooses another)"
+                     : "--run writes the trained parameters (NAME.npy, "
+                       "manifest.json) into the current directory "
+                       "(--output-dir=DIR chooses another)");
     inv.outputDir = ".";
   }
   if (inv.input.empty()) {
@@ -434,6 +532,10 @@ fusec::runInvocation(Invocation &inv, Session &session,
   FailureOr<std::unique_ptr<rt::Device>> device = openRunDevice(inv, session);
   if (failed(device))
     return failure();
+  // A training run's --batch-size binds an ONNX model's dynamic batch.
+  if (!inv.pipeline.training.train.empty() && inv.trainLoop.batchSize > 0 &&
+      inv.import.batch == 0)
+    inv.import.batch = inv.trainLoop.batchSize;
   FailureOr<Model> loaded = session.loadFile(inv.input, inv.import);
   if (failed(loaded))
     return failure();
@@ -540,5 +642,8 @@ void fusec::warnIneffectiveOptions(
       session.warning(flag + " has no effect without --train=FUNC");
     else if (!inv.run)
       session.warning(flag + " has no effect without --run");
+    else if (inv.trainLoop.data.empty() && flag != "--steps")
+      session.warning(flag + " has no effect without --data (--input "
+                             "trains on one fixed batch)");
   }
 }

@@ -5,12 +5,56 @@
 #include "fusec/Dialect/Fusec/Transforms/Autodiff.h"
 #include "fusec/Dialect/Fusec/Transforms/TrainStep.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace fusec;
 
 void TrainLoopOptions::bindOptions(OptionBinder &binder) {
   binder.group("training-runs", "Training runs (`--train=FUNC --run`)");
-  binder.integer("steps", steps, "Training steps run by --train --run", 0);
+  binder.integer("steps", steps,
+                 "Training steps in all (a resumed run continues up to it); "
+                 "default: one epoch with --data, else one step",
+                 0);
+  binder.integer("epochs", epochs,
+                 "Epochs in all over --data (a resumed run continues up to "
+                 "it)",
+                 1);
+  binder.list("data", data,
+              "A data argument NAME=FILE.npy (a leading sample dimension, "
+              "memory-mapped), one per data argument",
+              "name=file", /*commaSeparated=*/false);
+  binder.list("validation-data", validationData,
+              "NAME=FILE.npy for each data argument: evaluated without "
+              "updates at the end of each epoch",
+              "name=file", /*commaSeparated=*/false);
+  binder.list("param", params,
+              "The initial value of a non-data argument, NAME=FILE.npy",
+              "name=file", /*commaSeparated=*/false);
+  binder.text("init", init,
+              "Initialiser of fusec.param arguments given no --param file: "
+              "glorot-uniform (rank >= 2; others zeros) or zeros",
+              "init");
+  binder.integer("batch-size", batchSize,
+                 "Samples per step (must equal the step's batch dimension; "
+                 "binds an ONNX model's dynamic one)",
+                 1);
+  binder.flag("shuffle", shuffle,
+              "A new permutation of the samples each epoch (per --seed)");
+  binder.integer("seed", seed, "Seed of --shuffle and --init", 0);
+  binder.text("checkpoint-dir", checkpointDir,
+              "Write checkpoints here (every --checkpoint-every steps and at "
+              "the end)",
+              "dir");
+  binder.integer("checkpoint-every", checkpointEvery,
+                 "Steps between checkpoints (0: only at the end)", 0);
+  binder.text("resume", resume,
+              "Continue from the latest checkpoint in DIR, bit for bit", "dir");
+  binder.flag("quiet", quiet, "No progress lines");
+  binder.text("log", log,
+              "Write every step's figures to FILE.csv or FILE.jsonl", "file");
+  binder.flag("staging", staging,
+              "Prepare the next batch on a second thread during a step");
 }
 
 FailureOr<TrainStepSignature> fusec::trainStepSignature(ModuleOp module,
@@ -42,10 +86,45 @@ FailureOr<TrainStepSignature> fusec::trainStepSignature(ModuleOp module,
              << " for training state of type " << step.getArgument(i).getType();
     state.dtype = *dtype;
     state.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+    if (auto role = step.getArgAttrOfType<StringAttr>(i, kStateAttrName))
+      state.role = role.str();
+    if (auto of = step.getArgAttrOfType<IntegerAttr>(i, kStateOfAttrName))
+      state.of = of.getInt();
     sig.state.push_back(std::move(state));
   }
+  for (unsigned i = 0; i < step.getNumArguments(); ++i) {
+    auto tensor = dyn_cast<RankedTensorType>(step.getArgument(i).getType());
+    std::optional<DType> dtype = tensor && tensor.hasStaticShape()
+                                     ? toDType(tensor.getElementType())
+                                     : std::nullopt;
+    if (!dtype)
+      return emitError(step.getArgument(i).getLoc())
+             << "unsupported training argument type "
+             << step.getArgument(i).getType();
+    sig.argDTypes.push_back(*dtype);
+    sig.argShapes.emplace_back(tensor.getShape().begin(),
+                               tensor.getShape().end());
+    std::string name = "arg" + std::to_string(i);
+    if (auto given = step.getArgAttrOfType<StringAttr>(i, kNameAttrName))
+      name = given.str();
+    if (i >= unsigned(sig.userArguments)) {
+      const TrainStepSignature::State &state =
+          sig.state[i - size_t(sig.userArguments)];
+      name = state.of >= 0 ? sig.argNames[size_t(state.of)] + "." + state.role
+                           : state.role;
+    }
+    sig.argNames.push_back(name);
+  }
+  for (unsigned r = 0; r < lossFunc.getNumResults(); ++r) {
+    auto given = lossFunc.getResultAttrOfType<StringAttr>(r, kNameAttrName);
+    sig.lossResultNames.push_back(given ? given.str()
+                                        : "result" + std::to_string(r));
+  }
   sig.updates.assign(step.getNumResults(), -1);
+  sig.metricOf.assign(step.getNumResults(), -1);
   for (unsigned r = 0; r < step.getNumResults(); ++r) {
+    if (auto m = step.getResultAttrOfType<IntegerAttr>(r, kMetricAttrName))
+      sig.metricOf[r] = m.getInt();
     if (auto arg = step.getResultAttrOfType<IntegerAttr>(r, kUpdatesAttrName))
       sig.updates[r] = arg.getInt();
     if (step.getResultAttr(r, kLossScaleAttrName))
@@ -100,6 +179,10 @@ public:
     return args[size_t(k)];
   }
 
+  void setArgument(int64_t k, Buffer value) override {
+    args[size_t(k)] = std::move(value);
+  }
+
 private:
   const TrainStepSignature &sig;
   std::vector<Buffer> args;
@@ -116,27 +199,38 @@ public:
     // The first step uploads every argument; the later ones none: the
     // updated ones were copied into their slots on the device, the others
     // are still there.
+    // Arguments given a new value since (data batches) are uploaded too.
     std::vector<const Buffer *> inputs(numArgs, nullptr);
     if (!started)
       for (size_t i = 0; i < initial.size(); ++i)
         inputs[i] = &initial[i];
+    for (auto &[k, value] : next)
+      inputs[size_t(k)] = &value;
     std::optional<std::vector<Buffer>> results =
         loaded.run(inputs, wanted, error);
-    if (results && !started) {
+    if (results) {
       started = true;
       initial.clear();
+      next.clear();
     }
     return results;
   }
 
   std::optional<Buffer> argument(int64_t k, std::string &error) override {
+    if (auto it = next.find(k); it != next.end())
+      return it->second;
     if (!started)
       return initial[size_t(k)];
     return loaded.readInput(k, error);
   }
 
+  void setArgument(int64_t k, Buffer value) override {
+    next[k] = std::move(value);
+  }
+
 private:
   std::vector<Buffer> initial;
+  std::map<int64_t, Buffer> next;
   rt::LoadedExecutable &loaded;
   size_t numArgs;
   bool started = false;

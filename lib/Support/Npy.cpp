@@ -509,18 +509,18 @@ struct NpyReadLimit {
 
 } // namespace
 
-Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
-                       BufferAllocator *allocator) {
+bool fusec::parseNpyHeader(std::string_view bytes, NpyHeader &out,
+                           std::string &error) {
   const auto *u = reinterpret_cast<const unsigned char *>(bytes.data());
   if (bytes.size() < kMagicLen ||
       std::memcmp(bytes.data(), kMagic, kMagicLen) != 0) {
     error = bytes.empty() ? "not an .npy file: the file is empty"
                           : "not an .npy file: bad magic string";
-    return Buffer();
+    return false;
   }
   if (bytes.size() < kMagicLen + 2) {
     error = "truncated .npy header: no version";
-    return Buffer();
+    return false;
   }
   unsigned major = u[kMagicLen], minor = u[kMagicLen + 1];
   size_t lenBytes;
@@ -531,24 +531,24 @@ Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
   } else {
     error = "unsupported .npy version " + std::to_string(major) + "." +
             std::to_string(minor) + " (supported: 1.0, 2.0, 3.0)";
-    return Buffer();
+    return false;
   }
   size_t prefix = kMagicLen + 2 + lenBytes;
   if (bytes.size() < prefix) {
     error = "truncated .npy header: no header length";
-    return Buffer();
+    return false;
   }
   uint64_t headerLen = readLE(u + kMagicLen + 2, lenBytes);
   if (headerLen > bytes.size() - prefix) {
     error = "truncated .npy header: declares " + std::to_string(headerLen) +
             " bytes, found " + std::to_string(bytes.size() - prefix);
-    return Buffer();
+    return false;
   }
 
   Header header;
   HeaderParser parser(bytes.substr(prefix, headerLen), error);
   if (!parser.parse(header))
-    return Buffer();
+    return false;
 
   std::optional<int64_t> count = checkedNumElements(header.shape);
   size_t elemSize = dtypeSize(header.type);
@@ -559,9 +559,26 @@ Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
     error = "shape " + formatTuple(header.shape) + " of dtype " +
             std::string(dtypeName(header.type)) +
             " is too large: its size overflows int64";
-    return Buffer();
+    return false;
   }
-  uint64_t found = bytes.size() - prefix - headerLen;
+  out.type = header.type;
+  out.shape = header.shape;
+  out.fortranOrder = header.fortranOrder && header.shape.size() > 1;
+  out.swapBytes = elemSize > 1 &&
+                  ((header.order == ByteOrder::Big && kHostLittleEndian) ||
+                   (header.order == ByteOrder::Little && !kHostLittleEndian));
+  out.dataOffset = prefix + headerLen;
+  out.dataBytes = expected;
+  return true;
+}
+
+Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
+                       BufferAllocator *allocator) {
+  NpyHeader header;
+  if (!parseNpyHeader(bytes, header, error))
+    return Buffer();
+  uint64_t expected = header.dataBytes;
+  uint64_t found = bytes.size() - header.dataOffset;
   if (found < expected) {
     error = "truncated: expected " + std::to_string(expected) +
             " bytes of data, found " + std::to_string(found);
@@ -572,6 +589,8 @@ Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
             " bytes of data, found " + std::to_string(found);
     return Buffer();
   }
+  int64_t count = *checkedNumElements(header.shape);
+  size_t elemSize = dtypeSize(header.type);
 
   Buffer buffer = allocator
                       ? allocator->allocate(header.type, header.shape, error)
@@ -583,20 +602,17 @@ Buffer fusec::parseNpy(std::string_view bytes, std::string &error,
 
   auto *dst = static_cast<std::byte *>(buffer.data());
   const auto *src =
-      reinterpret_cast<const std::byte *>(bytes.data() + prefix + headerLen);
-  if (header.fortranOrder && header.shape.size() > 1)
-    transposeFromFortran(dst, src, header.shape, *count, elemSize);
+      reinterpret_cast<const std::byte *>(bytes.data() + header.dataOffset);
+  if (header.fortranOrder)
+    transposeFromFortran(dst, src, header.shape, count, elemSize);
   else
     std::memcpy(dst, src, expected);
 
-  bool swap = elemSize > 1 &&
-              ((header.order == ByteOrder::Big && kHostLittleEndian) ||
-               (header.order == ByteOrder::Little && !kHostLittleEndian));
-  if (swap)
-    byteSwapInPlace(dst, *count, elemSize);
+  if (header.swapBytes)
+    byteSwapInPlace(dst, count, elemSize);
   if (header.type == DType::I1) {
     auto *p = reinterpret_cast<unsigned char *>(dst);
-    for (int64_t i = 0; i < *count; ++i)
+    for (int64_t i = 0; i < count; ++i)
       p[i] = p[i] ? 1 : 0;
   }
   return buffer;

@@ -7,10 +7,10 @@
 
 // CHECK-LABEL: func.func @loss_train_step(
 // CHECK-SAME: %[[W:[^:]*]]: tensor<3x2xf32> {fusec.param}, %[[B:[^:]*]]: tensor<2xf32> {fusec.param}, %[[X:[^:]*]]: tensor<4x3xf32>,
-// CHECK-SAME: %[[MW:[^:]*]]: tensor<3x2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.m"},
-// CHECK-SAME: %[[VW:[^:]*]]: tensor<3x2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.v"},
-// CHECK-SAME: %{{[^:]*}}: tensor<2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.m"},
-// CHECK-SAME: %{{[^:]*}}: tensor<2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.v"},
+// CHECK-SAME: %[[MW:[^:]*]]: tensor<3x2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.m", fusec.state_of = 0 : i64},
+// CHECK-SAME: %[[VW:[^:]*]]: tensor<3x2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.v", fusec.state_of = 0 : i64},
+// CHECK-SAME: %{{[^:]*}}: tensor<2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.m", fusec.state_of = 1 : i64},
+// CHECK-SAME: %{{[^:]*}}: tensor<2xf32> {fusec.init = 0.000000e+00 : f32, fusec.state = "adam.v", fusec.state_of = 1 : i64},
 // CHECK-SAME: %[[T:[^:]*]]: tensor<i32> {fusec.init = 0 : i32, fusec.state = "adam.step"},
 // CHECK-SAME: %[[S:[^:]*]]: tensor<f32> {fusec.init = 6.553600e+04 : f32, fusec.state = "loss_scale.scale"},
 // CHECK-SAME: %{{[^:]*}}: tensor<i32> {fusec.init = 0 : i32, fusec.state = "loss_scale.good_steps"})

@@ -22,8 +22,8 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 // not a number, two models.
 // RUN: not fusec %s --no-csee 2>&1 | FileCheck %s --check-prefix=BADFLAG
 // BADFLAG: fusec: error: unknown option '--no-csee' (did you mean '--no-cse'?); --help lists the options
-// RUN: not fusec %s --lr=0.1 2>&1 | FileCheck %s --check-prefix=NOSUGGEST
-// NOSUGGEST: fusec: error: unknown option '--lr=0.1'; --help lists the options
+// RUN: not fusec %s --qqqqqqqqqqqqqqqq=0.1 2>&1 | FileCheck %s --check-prefix=NOSUGGEST
+// NOSUGGEST: fusec: error: unknown option '--qqqqqqqqqqqqqqqq=0.1'; --help lists the options
 // RUN: not fusec %s --steps=abc 2>&1 | FileCheck %s --check-prefix=INT
 // INT: fusec: error: invalid value 'abc' for --steps: expected an integer
 // INT-NOT: value invalid

@@ -38,6 +38,10 @@ struct TrainStepSignature {
     DType dtype = DType::F32;
     Shape shape;
     double initial = 0;
+    /// Its role (fusec.state: "adam.m", "loss_scale.scale", ...).
+    std::string role;
+    /// The parameter (argument index) it belongs to, or -1.
+    int64_t of = -1;
   };
   std::vector<State> state;
   /// Per result: the argument it replaces in the next step, or -1.
@@ -45,6 +49,15 @@ struct TrainStepSignature {
   int64_t lossResult = 0, scaleResult = -1, skippedResult = -1;
   /// The arguments marked fusec.param (the trained parameters), in order.
   std::vector<int64_t> params;
+  /// Per result: the loss function's result it is (fusec.metric), or -1.
+  std::vector<int64_t> metricOf;
+  /// Names: of every argument (user arguments: fusec.name, else argN;
+  /// state: "<parameter>.<role>" or the role), and of the loss function's
+  /// results (fusec.name, else resultN).
+  std::vector<std::string> argNames, lossResultNames;
+  /// The type of every argument (statically shaped tensors).
+  std::vector<DType> argDTypes;
+  std::vector<Shape> argShapes;
 };
 
 /// The signature of `<loss>_train_step` in `module`, or an error at the
@@ -52,8 +65,31 @@ struct TrainStepSignature {
 mlir::FailureOr<TrainStepSignature> trainStepSignature(mlir::ModuleOp module,
                                                        llvm::StringRef loss);
 
+/// How `--train=FUNC --run` trains (docs/training.md, "Training runs").
 struct TrainLoopOptions {
-  int64_t steps = 1;
+  /// Total steps; -1: one epoch with --data, one step without.
+  int64_t steps = -1;
+  /// Total epochs (with --data); 0: given by `steps`.
+  int64_t epochs = 0;
+  /// NAME=FILE.npy per data argument (a leading sample dimension).
+  std::vector<std::string> data;
+  std::vector<std::string> validationData;
+  /// NAME=FILE.npy for the other arguments (parameters above all).
+  std::vector<std::string> params;
+  /// Initialiser of parameters given no file: "" (none), glorot-uniform,
+  /// zeros.
+  std::string init;
+  int64_t batchSize = 0;
+  bool shuffle = false;
+  int64_t seed = 0;
+  std::string checkpointDir;
+  int64_t checkpointEvery = 0;
+  std::string resume;
+  bool quiet = false;
+  /// Every step's figures: FILE.csv or FILE.jsonl.
+  std::string log;
+  /// Prepares the next batch on a second thread while a step runs.
+  bool staging = true;
   void bindOptions(OptionBinder &binder);
 };
 
@@ -81,6 +117,9 @@ public:
   /// The current value of argument `k` (before the first step: the one
   /// given).
   virtual std::optional<Buffer> argument(int64_t k, std::string &error) = 0;
+  /// Gives argument `k` a new value from the next step on (a batch of
+  /// data; a restored checkpoint).
+  virtual void setArgument(int64_t k, Buffer value) = 0;
 };
 
 using StepFunction = std::function<std::optional<std::vector<Buffer>>(

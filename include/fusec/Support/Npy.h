@@ -30,6 +30,20 @@
 
 namespace fusec {
 
+/// What an .npy header says: the array, and where its data lies in the file.
+struct NpyHeader {
+  DType type = DType::F32;
+  Shape shape;
+  /// Stored in Fortran order (rank > 1) / in the other byte order.
+  bool fortranOrder = false, swapBytes = false;
+  /// The data's offset in the file and its size (checked not to overflow).
+  uint64_t dataOffset = 0, dataBytes = 0;
+};
+
+/// Parses the header at the start of `bytes` (at least the whole header;
+/// the data need not follow). Errors as parseNpy's.
+bool parseNpyHeader(std::string_view bytes, NpyHeader &out, std::string &error);
+
 /// Parses the bytes of an .npy file. On failure returns a null Buffer and sets
 /// `error` to a message that does not include the file name. The data buffer
 /// is allocated through `allocator` when given (so the memory budget

@@ -821,7 +821,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
     if (!initialized.contains(info.name()))
       argNames.push_back(b.getStringAttr(info.name()));
   for (auto [i, name] : llvm::enumerate(argNames))
-    func.setArgAttr(unsigned(i), "onnx.name", name);
+    func.setArgAttr(unsigned(i), "fusec.name", name);
   return module;
 }
 

@@ -4,7 +4,8 @@ run here, from the repository root, so that documented commands stay true
 (reliability issue).
 
 A command (continuation lines joined) runs when it calls fusec, fusec-run,
-fusec-opt or the host C++ compiler on files that exist (after earlier
+fusec-opt, the host C++ compiler or a script of docs/ (with this Python)
+on files that exist (after earlier
 commands made theirs). It is skipped, with the reason counted, when it
 names a placeholder file (model.mlir, a.npy), needs a GPU (--backend=gpu,
 --devices), a program this machine lacks (dot), or is a build or set-up
@@ -26,7 +27,7 @@ root, cxx, files = sys.argv[1], sys.argv[2], sys.argv[3:]
 bindir = os.path.dirname(shutil.which("fusec"))
 scratch = tempfile.mkdtemp() + "/"
 TOOLS = ("build/bin/fusec", "build/bin/fusec-run", "build/bin/fusec-opt",
-         "fusec ", "fusec-run ", "fusec-opt ", "c++ ")
+         "fusec ", "fusec-run ", "fusec-opt ", "c++ ", "python3 docs/")
 
 
 def commands(path):
@@ -94,6 +95,8 @@ for path in files:
         run = cmd.replace("/tmp/", scratch).replace("build/bin/", bindir + "/")
         if run.startswith("c++ "):
             run = cxx + run[3:]
+        elif run.startswith("python3 "):
+            run = sys.executable + run[len("python3"):]
         elif run.split()[0] in ("fusec", "fusec-run", "fusec-opt"):
             run = bindir + "/" + run
         r = subprocess.run(["bash", "-o", "pipefail", "-c", run], cwd=root,

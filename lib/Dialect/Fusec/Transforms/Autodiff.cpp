@@ -95,6 +95,8 @@ private:
   func::FuncOp func;
   /// Operations the loss depends on, in order.
   SmallVector<Operation *> needed;
+  /// Operations any result depends on, in order (for otherResults).
+  SmallVector<Operation *> neededByAny;
 };
 
 //===----------------------------------------------------------------------===//
@@ -137,6 +139,17 @@ LogicalResult GradientBuilder::analyze() {
       reaches.insert(v);
   }
   std::reverse(needed.begin(), needed.end());
+  for (Value v : body.getTerminator()->getOperands())
+    reaches.insert(v);
+  for (Operation &op : llvm::reverse(body.without_terminator())) {
+    if (llvm::none_of(op.getResults(),
+                      [&](Value v) { return reaches.contains(v); }))
+      continue;
+    neededByAny.push_back(&op);
+    for (Value v : inputsOf(&op))
+      reaches.insert(v);
+  }
+  std::reverse(neededByAny.begin(), neededByAny.end());
 
   // Every operation on a path from a parameter to the loss needs a rule.
   for (Operation *op : needed) {
@@ -205,6 +218,8 @@ func::FuncOp GradientBuilder::build(const GradientOptions &options) {
       params.push_back(i);
       results.push_back(func.getArgumentTypes()[i]);
     }
+  if (options.otherResults)
+    llvm::append_range(results, func.getResultTypes().drop_front());
 
   b.setInsertionPointAfter(func);
   auto grad = func::FuncOp::create(b, func.getLoc(), options.name,
@@ -220,7 +235,7 @@ func::FuncOp GradientBuilder::build(const GradientOptions &options) {
   // Forward.
   for (auto [from, to] : llvm::zip(body.getArguments(), entry->getArguments()))
     mapping.map(from, to);
-  for (Operation *op : needed)
+  for (Operation *op : options.otherResults ? neededByAny : needed)
     b.clone(*op, mapping);
 
   // Seed.
@@ -245,6 +260,9 @@ func::FuncOp GradientBuilder::build(const GradientOptions &options) {
     Value g = adjoints.lookup(arg);
     returned.push_back(g ? g : splat(cast<RankedTensorType>(arg.getType()), 0));
   }
+  if (options.otherResults)
+    for (Value v : body.getTerminator()->getOperands().drop_front())
+      returned.push_back(fwd(v));
   func::ReturnOp::create(b, loc, returned);
   return grad;
 }

@@ -164,6 +164,7 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
   GradientOptions gradOptions;
   gradOptions.name = gradName;
   gradOptions.seedArgument = mode != ScaleMode::Off;
+  gradOptions.otherResults = true;
   FailureOr<func::FuncOp> grad = buildGradientFunction(func, gradOptions);
   if (failed(grad))
     return failure();
@@ -202,7 +203,10 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
     for (unsigned k = 0; k < statesPerParam; ++k) {
       argTypes.push_back(type);
       StringRef role = adam ? (k == 0 ? "adam.m" : "adam.v") : "sgd.velocity";
-      argAttrs.push_back(stateAttrs(role, attrs.getF32FloatAttr(0)));
+      DictionaryAttr dict = stateAttrs(role, attrs.getF32FloatAttr(0));
+      NamedAttrList list(dict);
+      list.set(kStateOfAttrName, attrs.getI64IntegerAttr(int64_t(p)));
+      argAttrs.push_back(list.getDictionary(ctx));
     }
   }
   int stepArg = -1, scaleArg = -1, goodArg = -1;
@@ -388,6 +392,13 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
         CompareOp::create(b, CmpPredicate::eq, finite, a.i1(false)));
     resultAttrs.push_back(attrs.getDictionaryAttr(
         {attrs.getNamedAttr(kSkippedAttrName, attrs.getUnitAttr())}));
+  }
+  // The loss function's other results (metrics), computed by the same
+  // forward as the loss, before the update.
+  for (unsigned m = 1; m < func.getNumResults(); ++m) {
+    results.push_back(gradResults[params.size() + m]);
+    resultAttrs.push_back(attrs.getDictionaryAttr({attrs.getNamedAttr(
+        kMetricAttrName, attrs.getI64IntegerAttr(int64_t(m)))}));
   }
   func::ReturnOp::create(b, results);
   step.setFunctionType(

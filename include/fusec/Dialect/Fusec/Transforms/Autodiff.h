@@ -33,6 +33,9 @@ struct GradientOptions {
   /// the loss's type: the adjoint of the loss (what the gradients are
   /// multiplied by; a loss scale). Without, the seed is 1.
   bool seedArgument = false;
+  /// Also returns the loss function's other results (metrics such as an
+  /// accuracy), after the gradients, computed by the same forward clone.
+  bool otherResults = false;
 };
 
 /// Whether `func` is a loss function: a body (not a declaration), at least
@@ -49,11 +52,11 @@ bool isLossFunction(mlir::func::FuncOp func);
 /// taken; the module is then unchanged.
 ///
 /// The forward operations the loss depends on are cloned (the others, and
-/// the other results, are dropped), then the adjoints are emitted in reverse
-/// order with fusec operations in each value's element type. Parameters the
-/// loss does not depend on get a zero constant. The derivative conventions
-/// (ties of max/min and of reduce_max/reduce_min, kinks of abs/relu, pow
-/// with a base <= 0) are listed at the top of
+/// the other results, are dropped unless `options.otherResults`), then the
+/// adjoints are emitted in reverse order with fusec operations in each value's
+/// element type. Parameters the loss does not depend on get a zero constant.
+/// The derivative conventions (ties of max/min and of reduce_max/reduce_min,
+/// kinks of abs/relu, pow with a base <= 0) are listed at the top of
 /// lib/Dialect/Fusec/IR/FusecGradients.cpp, where the rules are, and in the
 /// description of `fusec-autodiff`.
 mlir::FailureOr<mlir::func::FuncOp>

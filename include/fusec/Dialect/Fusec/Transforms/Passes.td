@@ -310,10 +310,16 @@ def FusecTrainStep : Pass<"fusec-train-step", "mlir::ModuleOp"> {
       (`tensor<f32>`) and the count of good steps (`tensor<i32>`);
     * results: the loss, the new parameters, the new optimizer state and
       step count, and, with loss scaling, the new scale, the new count of
-      good steps and whether the step was skipped (`tensor<i1>`).
+      good steps and whether the step was skipped (`tensor<i1>`); then the
+      loss function's other results (metrics, such as an accuracy), computed
+      by the same forward pass as the loss, each carrying
+      `fusec.metric = <its result index in the loss function>`.
 
-    Each state argument carries `fusec.init` (its initial value, a scalar
-    splat) and each result that replaces an argument carries
+    Each state argument carries `fusec.state` (its role: `adam.m`, `adam.v`,
+    `sgd.velocity`, `adam.step`, `loss_scale.scale`,
+    `loss_scale.good_steps`), `fusec.init` (its initial value, a scalar
+    splat) and, when it belongs to a parameter, `fusec.state_of = <the
+    parameter's argument index>`; each result that replaces an argument carries
     `fusec.updates = <argument index>`; the loss result carries
     `fusec.loss`, the skip flag `fusec.skipped`, the scale `fusec.loss_scale`.
 

@@ -24,6 +24,11 @@ inline constexpr llvm::StringLiteral kLossAttrName = "fusec.loss";
 inline constexpr llvm::StringLiteral kSkippedAttrName = "fusec.skipped";
 inline constexpr llvm::StringLiteral kLossScaleAttrName = "fusec.loss_scale";
 inline constexpr llvm::StringLiteral kStateAttrName = "fusec.state";
+inline constexpr llvm::StringLiteral kMetricAttrName = "fusec.metric";
+inline constexpr llvm::StringLiteral kStateOfAttrName = "fusec.state_of";
+/// A name for an argument or a result (ONNX inputs: their names); the
+/// default is argN / resultN.
+inline constexpr llvm::StringLiteral kNameAttrName = "fusec.name";
 
 enum class Optimizer { SGD, Adam };
 
