@@ -125,6 +125,9 @@ FailureOr<TrainStepSignature> fusec::trainStepSignature(ModuleOp module,
   for (unsigned r = 0; r < step.getNumResults(); ++r) {
     if (auto m = step.getResultAttrOfType<IntegerAttr>(r, kMetricAttrName))
       sig.metricOf[r] = m.getInt();
+    auto type = dyn_cast<RankedTensorType>(step.getResultTypes()[r]);
+    sig.resultElements.push_back(
+        type && type.hasStaticShape() ? type.getNumElements() : -1);
     if (auto arg = step.getResultAttrOfType<IntegerAttr>(r, kUpdatesAttrName))
       sig.updates[r] = arg.getInt();
     if (step.getResultAttr(r, kLossScaleAttrName))

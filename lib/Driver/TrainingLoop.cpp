@@ -473,6 +473,14 @@ std::optional<int64_t> fusec::fit(const TrainLoopOptions &o, FitContext &ctx,
     if (sig.metricOf[r] < 0)
       continue;
     const std::string &name = sig.lossResultNames[size_t(sig.metricOf[r])];
+    if (sig.resultElements[r] != 1) {
+      if (!o.quiet)
+        ctx.out << "result '" << name << "' of the loss function has "
+                << sig.resultElements[r]
+                << " elements: it is not a metric (metrics are results of "
+                   "one element) and is not reported\n";
+      continue;
+    }
     metrics.emplace_back(r, name);
   }
   std::vector<std::string> metricNames;
@@ -642,6 +650,7 @@ std::optional<int64_t> fusec::fit(const TrainLoopOptions &o, FitContext &ctx,
 
   Averages epochFigures;
   Clock::time_point epochStart = Clock::now(), runStart = Clock::now();
+  Clock::time_point lastDrawn = Clock::time_point();
   if (start < total)
     launch(start);
   int64_t lastCheckpoint = -1;
@@ -710,8 +719,13 @@ std::optional<int64_t> fusec::fit(const TrainLoopOptions &o, FitContext &ctx,
            << " s";
       return s;
     };
-    if (!o.quiet && ctx.interactive && !epochEnd)
+    // At most ten rewrites of the line a second.
+    if (!o.quiet && ctx.interactive && !epochEnd &&
+        secondsSince(lastDrawn) >= 0.1) {
       ctx.out << "\r" << status(false) << "\x1b[K";
+      ctx.out.flush();
+      lastDrawn = Clock::now();
+    }
     if (!o.checkpointDir.empty() && o.checkpointEvery > 0 &&
         (k + 1) % o.checkpointEvery == 0) {
       if (!checkpoint(k + 1))

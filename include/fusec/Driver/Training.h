@@ -51,6 +51,8 @@ struct TrainStepSignature {
   std::vector<int64_t> params;
   /// Per result: the loss function's result it is (fusec.metric), or -1.
   std::vector<int64_t> metricOf;
+  /// Per result: its number of elements.
+  std::vector<int64_t> resultElements;
   /// Names: of every argument (user arguments: fusec.name, else argN;
   /// state: "<parameter>.<role>" or the role), and of the loss function's
   /// results (fusec.name, else resultN).
