@@ -19,6 +19,11 @@
 // Upstream's tosa.argmax parser fails without a diagnostic; fusec says so.
 // RUN: not fusec %S/Inputs/tosa-silent-parse-error.mlir 2>&1 | FileCheck %s --check-prefix=SILENT
 // SILENT: tosa-silent-parse-error.mlir: error: cannot parse the model
+// fusec-opt loads its input the same way: the same refusal instead of a
+// crash in the TOSA verifier, and an error for the silent parser.
+// RUN: not fusec-opt %S/Inputs/tosa-resource-zero-point.mlir 2>&1 | FileCheck %s --check-prefix=RESOURCE
+// RUN: not fusec-opt %S/Inputs/tosa-silent-parse-error.mlir 2>&1 | FileCheck %s --check-prefix=SILENT-OPT
+// SILENT-OPT: tosa-silent-parse-error.mlir: error: cannot process the input (a parser failed without a diagnostic)
 
 // CHECK-LABEL: func.func @huge_start
 // CHECK: fusec.constant dense<> : tensor<0x2xf32>
