@@ -114,6 +114,17 @@ for candidate in onnx_candidates:
         break
 config.substitutions.append(("%onnx_python", onnx_python))
 
+# The Python package built in the build tree (lib/Bindings/Python), tested
+# with pytest by the Python that has onnx (the set-up's venv).
+package = os.path.join(config.fusec_obj_root, "python_packages", "fusec")
+if os.path.isdir(package) and any(
+        f.startswith("_fusec") and f.endswith(".so")
+        for f in os.listdir(package)) and subprocess.run(
+            [onnx_python, "-c", "import pytest, numpy"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("python-bindings")
+
 # Installing fusec and building a consumer project needs CMake and Ninja.
 if shutil.which("cmake") and shutil.which("ninja"):
     config.available_features.add("cmake-install")

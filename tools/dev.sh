@@ -17,7 +17,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUSEC_BUILD_DIR:-$root/build}"
 packages=(cmake ninja-build g++ python3 python3-numpy graphviz libgtest-dev
           libbenchmark-dev llvm-22-dev llvm-22-tools libmlir-22-dev
-          mlir-22-tools libonnx-dev libprotobuf-dev python3-venv)
+          mlir-22-tools libonnx-dev libprotobuf-dev python3-venv python3-dev)
 
 install_missing_packages() {
   local missing=()
@@ -40,24 +40,27 @@ install_missing_packages() {
     "${missing[@]}"
 }
 
-# The Python packages the tests use that Debian does not ship in the
-# versions they need (the ONNX node tests come with onnx==1.22.0), in a
-# virtual environment in the build directory. When PyPI is unreachable,
+# The Python packages the tests and the Python bindings use that Debian
+# does not ship in the versions they need (the ONNX node tests come with
+# onnx==1.22.0; nanobind builds the fusec package, pytest tests it), in a
+# virtual environment in the build directory, set up before CMake runs. When PyPI is unreachable,
 # Debian's python3-onnx (onnx 1.12 with libonnx-testdata's 932 node tests)
 # stands in: the node tests run on that older suite and the tests that need
 # onnx's reference evaluator (onnx >= 1.13) are reported unsupported.
 python_env() {
   local env="$build/python"
-  if [ -x "$env/bin/python" ] && "$env/bin/python" -c "import onnx" 2>/dev/null; then
+  if [ -x "$env/bin/python" ] &&
+    "$env/bin/python" -c "import onnx, nanobind, pytest" 2>/dev/null; then
     return
   fi
-  echo "== setting up $env (onnx==1.22.0 from PyPI)"
+  echo "== setting up $env (onnx==1.22.0, nanobind, pytest from PyPI)"
   mkdir -p "$build"
   if python3 -m venv "$env" &&
-    "$env/bin/pip" install -q --disable-pip-version-check onnx==1.22.0 numpy; then
+    "$env/bin/pip" install -q --disable-pip-version-check onnx==1.22.0 numpy \
+      nanobind==2.9.2 pytest==9.2.0; then
     return
   fi
-  echo "== warning: could not install onnx from PyPI; falling back to Debian's python3-onnx and libonnx-testdata"
+  echo "== warning: could not install onnx, nanobind and pytest from PyPI; falling back to Debian's python3-onnx and libonnx-testdata (the Python package is not built)"
   packages=(python3-onnx libonnx-testdata)
   install_missing_packages ||
     echo "== warning: no ONNX Python package; the ONNX tests will be unsupported"
@@ -96,17 +99,19 @@ PY
 case "${1:-}" in
   example)
     install_missing_packages
+    python_env
     build_fusec
     run_example
     ;;
   test)
     install_missing_packages
-    build_fusec
     python_env
+    build_fusec
     cmake --build "$build" --target check-fusec
     ;;
   build)
     install_missing_packages
+    python_env
     build_fusec
     ;;
   *)

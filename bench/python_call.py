@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""A warm call of a compiled model from Python against the same run
+through the command line.
+
+  PYTHONPATH=build/python_packages build/python/bin/python bench/python_call.py
+      [--fusec build/bin/fusec] [--calls 200] [--runs 5]
+
+Compiles docs/examples/mlp.mlir once with fusec.load(...).compile(
+backend="interp") and times --calls warm calls exe(*inputs); then times
+--runs processes of `fusec docs/examples/mlp.mlir --run --backend=interp`
+with the same inputs (load, compile, run, write the results). Prints the
+medians and their ratio.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+import numpy as np
+
+import fusec
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fusec", default=os.path.join(ROOT, "build", "bin", "fusec"))
+    ap.add_argument("--calls", type=int, default=200)
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    model = os.path.join(ROOT, "docs", "examples", "mlp.mlir")
+    names = ("x", "w1", "b1", "w2", "b2")
+    paths = [os.path.join(ROOT, "docs", "examples", "mlp", n + ".npy") for n in names]
+    inputs = [np.load(p) for p in paths]
+    start = time.perf_counter()
+    exe = fusec.load(model).compile(backend="interp")
+    compile_s = time.perf_counter() - start
+    exe(*inputs)
+    calls = []
+    for _ in range(args.calls):
+        t = time.perf_counter()
+        exe(*inputs)
+        calls.append(time.perf_counter() - t)
+    out = tempfile.mkdtemp(prefix="fusec-call-")
+    cmd = [args.fusec, model, "--run", "--backend=interp", "--output-dir=" + out]
+    cmd += ["--input=" + p for p in paths]
+    runs = []
+    for _ in range(args.runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        runs.append(time.perf_counter() - t)
+    call, run = statistics.median(calls), statistics.median(runs)
+    print("load+compile %.2f ms; warm exe(*inputs) %.3f ms (median of %d); "
+          "fusec --run %.1f ms (median of %d); ratio %.4f"
+          % (compile_s * 1e3, call * 1e3, args.calls, run * 1e3, args.runs,
+             call / run))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,266 @@
+//===- FusecModule.cpp - The fusec Python package's compiler part ---------===//
+//
+// `fusec._fusec`: models loaded and compiled through the driver library
+// (Session, CompiledModel), arrays in and out without a copy of the
+// results. The Pythonic surface (fusec.load, CompileError, keyword options)
+// is fusec/__init__.py; errors cross as (value, diagnostics) pairs that it
+// turns into exceptions. The GIL is released while compiling and running.
+//
+//===----------------------------------------------------------------------===//
+
+#include "fusec/Driver/CompiledModel.h"
+#include "fusec/Driver/Session.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/unique_ptr.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+namespace nb = nanobind;
+using namespace fusec;
+
+namespace {
+
+/// The diagnostics of a session as (severity, location, message, rendered).
+using PyDiagnostic =
+    std::tuple<std::string, std::string, std::string, std::string>;
+
+std::vector<PyDiagnostic> take(Session &session) {
+  std::vector<PyDiagnostic> out;
+  for (const Diagnostic &d : session.takeDiagnostics()) {
+    const char *severity =
+        d.severity == Diagnostic::Severity::Error     ? "error"
+        : d.severity == Diagnostic::Severity::Warning ? "warning"
+        : d.severity == Diagnostic::Severity::Note    ? "note"
+                                                      : "remark";
+    out.emplace_back(severity, d.location, d.message, d.rendered);
+  }
+  return out;
+}
+
+/// A loaded model with the session (MLIR context, diagnostics) it lives in.
+struct PyModel {
+  std::shared_ptr<Session> session;
+  std::optional<Model> model;
+};
+
+/// A compiled model; keeps its session alive.
+struct PyExecutable {
+  std::shared_ptr<Session> session;
+  std::unique_ptr<CompiledModel> compiled;
+  /// One call at a time: the interpreter and the session's diagnostics are
+  /// not shared between threads (the GIL is released while it runs).
+  std::mutex mutex;
+};
+
+using LoadResult =
+    std::tuple<std::optional<PyModel>, std::vector<PyDiagnostic>>;
+
+LoadResult load(const std::string &name, nb::bytes data, bool isPath,
+                const std::vector<std::string> &options) {
+  auto session = std::make_shared<Session>();
+  Invocation invocation;
+  std::string error;
+  if (!parseInvocationOptions(options, invocation, error)) {
+    session->error(error);
+    return {std::nullopt, take(*session)};
+  }
+  std::string bytes(data.c_str(), data.size());
+  mlir::FailureOr<Model> model = mlir::failure();
+  {
+    nb::gil_scoped_release release;
+    model = isPath ? session->loadFile(name, invocation.import)
+                   : session->loadBuffer(
+                         llvm::MemoryBuffer::getMemBufferCopy(bytes, name),
+                         invocation.import);
+  }
+  if (failed(model))
+    return {std::nullopt, take(*session)};
+  PyModel py;
+  py.session = session;
+  py.model.emplace(std::move(*model));
+  return {std::move(py), take(*session)};
+}
+
+std::tuple<std::optional<std::string>, std::vector<PyDiagnostic>>
+report(PyModel &m, const std::vector<std::string> &options) {
+  Invocation invocation;
+  std::string error;
+  if (!parseInvocationOptions(options, invocation, error)) {
+    m.session->error(error);
+    return {std::nullopt, take(*m.session)};
+  }
+  mlir::FailureOr<std::string> text = mlir::failure();
+  {
+    nb::gil_scoped_release release;
+    text = reportModel(*m.session, *m.model, invocation);
+  }
+  if (failed(text))
+    return {std::nullopt, take(*m.session)};
+  return {std::move(*text), take(*m.session)};
+}
+
+std::tuple<std::unique_ptr<PyExecutable>, std::vector<PyDiagnostic>>
+compile(PyModel &m, const std::vector<std::string> &options) {
+  Invocation invocation;
+  std::string error;
+  if (!parseInvocationOptions(options, invocation, error)) {
+    m.session->error(error);
+    return {nullptr, take(*m.session)};
+  }
+  // Compiling consumes a module: each compile gets a copy.
+  Model copy(mlir::OwningOpRef<mlir::ModuleOp>(m.model->getModule().clone()),
+             m.model->getName());
+  mlir::FailureOr<std::unique_ptr<CompiledModel>> compiled = mlir::failure();
+  {
+    nb::gil_scoped_release release;
+    compiled = CompiledModel::compile(*m.session, std::move(copy), invocation);
+  }
+  if (failed(compiled))
+    return {nullptr, take(*m.session)};
+  auto exe = std::make_unique<PyExecutable>();
+  exe->session = m.session;
+  exe->compiled = std::move(*compiled);
+  return {std::move(exe), take(*m.session)};
+}
+
+std::optional<DType> dtypeOf(const nb::dlpack::dtype &t) {
+  using nb::dlpack::dtype_code;
+  auto code = dtype_code(t.code);
+  if (t.lanes != 1)
+    return std::nullopt;
+  if (code == dtype_code::Float && t.bits == 32)
+    return DType::F32;
+  if (code == dtype_code::Float && t.bits == 16)
+    return DType::F16;
+  if (code == dtype_code::Float && t.bits == 64)
+    return DType::F64;
+  if (code == dtype_code::Bfloat && t.bits == 16)
+    return DType::BF16;
+  if (code == dtype_code::Int && t.bits == 32)
+    return DType::I32;
+  if (code == dtype_code::Int && t.bits == 64)
+    return DType::I64;
+  if (code == dtype_code::Bool && t.bits == 8)
+    return DType::I1;
+  return std::nullopt;
+}
+
+nb::dlpack::dtype dlpackOf(DType t) {
+  switch (t) {
+  case DType::F32:
+    return nb::dtype<float>();
+  case DType::F64:
+    return nb::dtype<double>();
+  case DType::I32:
+    return nb::dtype<int32_t>();
+  case DType::I64:
+    return nb::dtype<int64_t>();
+  case DType::I1:
+    return nb::dtype<bool>();
+  case DType::F16:
+    return {uint8_t(nb::dlpack::dtype_code::Float), 16, 1};
+  case DType::BF16:
+    // NumPy has no bfloat16: the raw 16-bit patterns (fusec/__init__.py
+    // views them as ml_dtypes.bfloat16 when that is installed).
+    return nb::dtype<uint16_t>();
+  }
+  return nb::dtype<float>();
+}
+
+using Array = nb::ndarray<nb::c_contig, nb::device::cpu>;
+
+std::tuple<std::optional<std::vector<nb::object>>, std::vector<PyDiagnostic>>
+run(PyExecutable &exe, std::vector<Array> arrays) {
+  const std::vector<TensorInfo> &infos = exe.compiled->arguments();
+  std::vector<Buffer> buffers;
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    const Array &a = arrays[i];
+    std::string name =
+        i < infos.size() ? infos[i].name : "#" + std::to_string(i);
+    std::optional<DType> dtype = dtypeOf(a.dtype());
+    if (!dtype) {
+      exe.session->error("argument '" + name +
+                         "': an array of a data type fusec does not have "
+                         "(float32, float16, bfloat16, float64, int32, "
+                         "int64, bool)");
+      return {std::nullopt, take(*exe.session)};
+    }
+    Shape shape;
+    for (size_t d = 0; d < a.ndim(); ++d)
+      shape.push_back(int64_t(a.shape(d)));
+    std::string error;
+    Buffer b = Buffer::allocate(*dtype, shape, &error);
+    if (!b) {
+      exe.session->error("argument '" + name + "': " + error);
+      return {std::nullopt, take(*exe.session)};
+    }
+    if (b.sizeInBytes())
+      std::memcpy(b.data(), a.data(), b.sizeInBytes());
+    buffers.push_back(std::move(b));
+  }
+  std::optional<std::vector<Buffer>> results;
+  std::string error;
+  nb::gil_scoped_release release;
+  std::lock_guard<std::mutex> lock(exe.mutex);
+  results = exe.compiled->run(buffers, error);
+  nb::gil_scoped_acquire acquire;
+  if (!results) {
+    if (!error.empty())
+      exe.session->error(error);
+    return {std::nullopt, take(*exe.session)};
+  }
+  std::vector<nb::object> out;
+  for (Buffer &r : *results) {
+    auto *owned = new Buffer(std::move(r));
+    nb::capsule owner(
+        owned, [](void *p) noexcept { delete static_cast<Buffer *>(p); });
+    std::vector<size_t> shape(owned->shape().begin(), owned->shape().end());
+    nb::ndarray<nb::numpy> array(owned->data(), shape.size(), shape.data(),
+                                 owner, nullptr, dlpackOf(owned->dtype()));
+    out.push_back(array.cast());
+  }
+  return {std::move(out), take(*exe.session)};
+}
+
+nb::list tensorInfos(const std::vector<TensorInfo> &infos) {
+  nb::list list;
+  for (const TensorInfo &t : infos)
+    list.append(nb::make_tuple(t.name, std::string(dtypeName(t.dtype)),
+                               nb::tuple(nb::cast(t.shape))));
+  return list;
+}
+
+} // namespace
+
+NB_MODULE(_fusec, m) {
+  m.doc() = "fusec's compiler: load, report, compile and run models";
+  nb::class_<PyModel>(m, "Model").def_prop_ro("name", [](PyModel &self) {
+    return self.model->getName();
+  });
+  nb::class_<PyExecutable>(m, "Executable")
+      .def_prop_ro("arguments",
+                   [](PyExecutable &self) {
+                     return tensorInfos(self.compiled->arguments());
+                   })
+      .def_prop_ro("results",
+                   [](PyExecutable &self) {
+                     return tensorInfos(self.compiled->results());
+                   })
+      .def_prop_ro("device",
+                   [](PyExecutable &self) { return self.compiled->device(); });
+  m.def("load", &load, nb::arg("name"), nb::arg("data"), nb::arg("is_path"),
+        nb::arg("options"));
+  m.def("report", &report, nb::arg("model"), nb::arg("options"));
+  m.def("compile", &compile, nb::arg("model"), nb::arg("options"));
+  m.def("run", &run, nb::arg("executable"), nb::arg("arrays"));
+}

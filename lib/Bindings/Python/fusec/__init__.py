@@ -1,0 +1,206 @@
+"""fusec from Python: load a model, look at its report, compile it, run it.
+
+    import fusec, numpy as np
+    m = fusec.load("model.onnx", input_shapes={"x": (8, 3, 224, 224)})
+    print(m.report())
+    exe = m.compile(mixed_precision="f16", backend="auto")
+    y = exe(x)
+
+Every option of the `fusec` tool is a keyword argument of `load` (import
+options), `report` and `compile`, spelled with underscores:
+`mixed_precision="f16"` is `--mixed-precision=f16`, `fuse=False` is
+`--no-fuse` (docs/reference/FusecOptions.md lists them). Errors are
+`fusec.CompileError`, carrying every diagnostic. See docs/python.md.
+"""
+import os
+
+import numpy as np
+
+from . import _fusec
+
+__all__ = ["load", "Model", "Executable", "CompileError", "Diagnostic"]
+
+
+class Diagnostic:
+    """One diagnostic: severity ("error", "warning", "note"), location
+    ("file:line:col", or "" without one), message, and the text a terminal
+    shows (with the source line and a caret)."""
+
+    def __init__(self, severity, location, message, rendered):
+        self.severity = severity
+        self.location = location
+        self.message = message
+        self.rendered = rendered
+
+    def __repr__(self):
+        where = self.location + ": " if self.location else ""
+        return "Diagnostic(%s%s: %s)" % (where, self.severity, self.message)
+
+
+class CompileError(Exception):
+    """A model that could not be loaded, compiled or run. `diagnostics`
+    holds every diagnostic (errors and the notes and warnings around them);
+    str() is what the command line would print."""
+
+    def __init__(self, diagnostics):
+        self.diagnostics = diagnostics
+        text = "\n".join(d.rendered.rstrip("\n") for d in diagnostics)
+        super().__init__(text or "fusec failed without a diagnostic")
+
+
+def _check(value, diagnostics):
+    diags = [Diagnostic(*d) for d in diagnostics]
+    if value is None:
+        raise CompileError(diags)
+    return value
+
+
+def _flags(options):
+    """Keyword options to the tool's flags."""
+    flags = []
+    for key, value in options.items():
+        if value is None:
+            continue
+        name = "--" + key.replace("_", "-")
+        if value is True:
+            flags.append(name)
+        elif value is False:
+            flags.append("--no-" + key.replace("_", "-"))
+        elif isinstance(value, (list, tuple)):
+            flags.extend("%s=%s" % (name, v) for v in value)
+        else:
+            flags.append("%s=%s" % (name, value))
+    return flags
+
+
+def load(model, input_shapes=None, **options):
+    """Loads a model: a path (.onnx, .mlir with fusec or TOSA operations),
+    MLIR text, the bytes of a file, or an onnx.ModelProto.
+
+    input_shapes: {input name: shape} binds an ONNX model's dynamic
+    dimensions; batch=N binds a dynamic batch; other keywords are the
+    tool's import options."""
+    if input_shapes:
+        options = dict(options)
+        options["input_shape"] = [
+            "%s=%s" % (name, "x".join(str(int(d)) for d in shape))
+            for name, shape in input_shapes.items()]
+    flags = _flags(options)
+    if hasattr(model, "SerializeToString"):  # onnx.ModelProto
+        value, diags = _fusec.load("<onnx.ModelProto>",
+                                   model.SerializeToString(), False, flags)
+    elif isinstance(model, bytes):
+        value, diags = _fusec.load("<bytes>", model, False, flags)
+    elif isinstance(model, os.PathLike) or (
+            isinstance(model, str) and "\n" not in model
+            and "{" not in model):
+        value, diags = _fusec.load(os.fspath(model), b"", True, flags)
+    elif isinstance(model, str):
+        value, diags = _fusec.load("<string>", model.encode(), False, flags)
+    else:
+        raise TypeError("fusec.load: a path, MLIR text, bytes or an "
+                        "onnx.ModelProto, not %s" % type(model).__name__)
+    return Model(_check(value, diags))
+
+
+class Model:
+    """A loaded model. report() and compile() leave it unchanged: it can be
+    compiled several times with different options."""
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    @property
+    def name(self):
+        return self._handle.name
+
+    def report(self, **options):
+        """The fusion report (`fusec --emit=report`): kernels before and
+        after fusion, each fusion's operations and bytes, what was not fused
+        and why, the memory plan, low-precision counts."""
+        value, diags = _fusec.report(self._handle, _flags(options))
+        return _check(value, diags)
+
+    def compile(self, backend="auto", **options):
+        """Compiles the entry function (`entry=NAME`, else the only public
+        function) for `backend`: "auto" (the GPU when there is one, else the
+        interpreter), "gpu" or "interp"; other keywords are the tool's
+        options (mixed_precision="f16", fuse=False, ...)."""
+        options = dict(options, backend=backend)
+        value, diags = _fusec.compile(self._handle, _flags(options))
+        return Executable(_check(value, diags))
+
+
+_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64,
+           "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+
+
+def _numpy_dtype(name):
+    if name == "bf16":
+        try:
+            import ml_dtypes
+            return np.dtype(ml_dtypes.bfloat16)
+        except ImportError:
+            return np.dtype(np.uint16)
+    return np.dtype(_DTYPES[name])
+
+
+class Executable:
+    """A compiled model: call it with one array per argument (NumPy, or
+    anything np.asarray accepts); returns an array, or a tuple of arrays
+    for several results. Arrays are checked (dtype, shape) before anything
+    runs; non-contiguous ones are copied."""
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    @property
+    def arguments(self):
+        """[(name, dtype, shape)] of the entry function's arguments."""
+        return [(n, d, tuple(s)) for n, d, s in self._handle.arguments]
+
+    @property
+    def results(self):
+        return [(n, d, tuple(s)) for n, d, s in self._handle.results]
+
+    @property
+    def device(self):
+        """Where it runs: "the reference interpreter (CPU)" or the GPU."""
+        return self._handle.device
+
+    def __call__(self, *arrays):
+        expected = self.arguments
+        if len(arrays) != len(expected):
+            raise CompileError([Diagnostic(
+                "error", "", "expected %d argument(s) (%s), got %d" % (
+                    len(expected), ", ".join(a[0] for a in expected),
+                    len(arrays)),
+                "fusec: error: expected %d argument(s), got %d" % (
+                    len(expected), len(arrays)))])
+        prepared = []
+        for array, (name, dtype, shape) in zip(arrays, expected):
+            a = np.asarray(array)
+            want = _numpy_dtype(dtype)
+            if dtype == "bf16" and a.dtype != want:
+                raise TypeError("argument '%s' is bf16: pass an "
+                                "ml_dtypes.bfloat16 array" % name)
+            if dtype == "bf16":
+                a = a.view(np.uint16)
+            elif a.dtype != want:
+                hint = (" (NumPy makes float64 by default: "
+                        "x.astype(np.float32))"
+                        if a.dtype == np.float64 else "")
+                raise TypeError("argument '%s' is %s, got an array of %s%s"
+                                % (name, want, a.dtype, hint))
+            if tuple(a.shape) != tuple(shape):
+                raise ValueError("argument '%s' has shape %s, got %s"
+                                 % (name, tuple(shape), tuple(a.shape)))
+            prepared.append(np.ascontiguousarray(a))
+        value, diags = _fusec.run(self._handle, prepared)
+        outputs = _check(value, diags)
+        typed = []
+        for out, (name, dtype, shape) in zip(outputs, self.results):
+            if dtype == "bf16":
+                out = out.view(_numpy_dtype("bf16"))
+            typed.append(out)
+        return typed[0] if len(typed) == 1 else tuple(typed)

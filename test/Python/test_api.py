@@ -1,0 +1,194 @@
+"""The fusec Python package against NumPy-computed references (run by
+pytest.test through lit; docs/python.md describes the API)."""
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import fusec
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+LAYER = """
+func.func @layer(%x: tensor<4x8xf32> {fusec.name = "x"}, %w: tensor<8x3xf32>,
+                 %b: tensor<3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>) {
+  %m = fusec.matmul %x, %w : tensor<4x8xf32>, tensor<8x3xf32> -> tensor<4x3xf32>
+  %a = fusec.add %m, %b : tensor<4x3xf32>, tensor<3xf32>
+  %t = fusec.tanh %a : tensor<4x3xf32>
+  %s = fusec.reduce_sum %t axes = [1] : tensor<4x3xf32> -> tensor<4xf32>
+  return %t, %s : tensor<4x3xf32>, tensor<4xf32>
+}
+"""
+
+
+def layer_inputs(seed=0):
+    r = np.random.default_rng(seed)
+    return (r.normal(size=(4, 8)).astype(np.float32),
+            r.normal(size=(8, 3)).astype(np.float32),
+            r.normal(size=(3,)).astype(np.float32))
+
+
+def layer_reference(x, w, b):
+    t = np.tanh(x.astype(np.float64) @ w + b)
+    return t, t.sum(axis=1)
+
+
+def test_text_model_runs_on_the_interpreter():
+    exe = fusec.load(LAYER).compile(backend="interp")
+    assert exe.device.startswith("the reference interpreter")
+    assert exe.arguments == [("x", "f32", (4, 8)), ("arg1", "f32", (8, 3)),
+                             ("arg2", "f32", (3,))]
+    x, w, b = layer_inputs()
+    t, s = exe(x, w, b)
+    rt, rs = layer_reference(x, w, b)
+    assert t.dtype == np.float32 and t.shape == (4, 3)
+    np.testing.assert_allclose(t, rt, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s, rs, rtol=1e-5, atol=1e-6)
+    # Warm calls reuse the compiled model.
+    t2, _ = exe(x, w, b)
+    np.testing.assert_array_equal(t, t2)
+
+
+def test_path_bytes_and_unfused_give_the_same_results(tmp_path):
+    path = tmp_path / "layer.mlir"
+    path.write_text(LAYER)
+    x, w, b = layer_inputs(1)
+    a = fusec.load(str(path)).compile(backend="interp")(x, w, b)
+    c = fusec.load(path).compile(backend="interp", fuse=False)(x, w, b)
+    d = fusec.load(LAYER.encode()).compile(backend="interp")(x, w, b)
+    for got in (c, d):
+        np.testing.assert_array_equal(a[0], got[0])
+
+
+def test_mixed_precision_stays_close():
+    x, w, b = layer_inputs(2)
+    m = fusec.load(LAYER)
+    t32, _ = m.compile(backend="interp")(x, w, b)
+    t16, _ = m.compile(backend="interp", mixed_precision="f16")(x, w, b)
+    np.testing.assert_allclose(t16, t32, rtol=2e-2, atol=2e-2)
+    assert "low precision:" in m.report(mixed_precision="f16")
+
+
+def test_report():
+    text = fusec.load(LAYER).report()
+    assert "func @layer:" in text and "kernels without fusion" in text
+    assert "fusion #0" in text
+
+
+def test_onnx_model_with_a_dynamic_batch():
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    r = np.random.default_rng(3)
+    w = r.normal(size=(6, 5)).astype(np.float32)
+    bias = r.normal(size=(5,)).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["g"]),
+         helper.make_node("Relu", ["g"], ["y"])],
+        "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 5])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(bias, "b")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    x = r.normal(size=(3, 6)).astype(np.float32)
+    want = np.maximum(x.astype(np.float64) @ w + bias, 0)
+    exe = fusec.load(model, input_shapes={"x": (3, 6)}).compile(backend="interp")
+    assert exe.arguments == [("x", "f32", (3, 6))]
+    np.testing.assert_allclose(exe(x), want, rtol=1e-5, atol=1e-6)
+    exe = fusec.load(model.SerializeToString(), batch=3).compile(backend="interp")
+    np.testing.assert_allclose(exe(x), want, rtol=1e-5, atol=1e-6)
+    # Unbound, the dynamic dimension is an error naming it.
+    with pytest.raises(fusec.CompileError) as e:
+        fusec.load(model)
+    assert "'x'" in str(e.value) and "N" in str(e.value)
+
+
+def test_unsupported_onnx_node_names_it():
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(
+        [helper.make_node("Unique", ["x"], ["y"], name="uniq")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    with pytest.raises(fusec.CompileError) as e:
+        fusec.load(model)
+    errors = [d for d in e.value.diagnostics if d.severity == "error"]
+    assert errors and "uniq" in errors[0].location + errors[0].message
+    assert "Unique" in str(e.value)
+
+
+def test_errors_carry_their_location(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+                   "  %y = fusec.bogus %x : tensor<4xf32>\n"
+                   "  return %y : tensor<4xf32>\n}\n")
+    with pytest.raises(fusec.CompileError) as e:
+        fusec.load(bad)
+    d = e.value.diagnostics[0]
+    assert d.severity == "error" and d.location == str(bad) + ":2:8"
+    assert "bad.mlir:2:8: error:" in str(e.value)
+    with pytest.raises(fusec.CompileError) as e:
+        fusec.load(tmp_path / "missing.mlir")
+    assert "missing.mlir" in str(e.value)
+    with pytest.raises(fusec.CompileError) as e:
+        fusec.load(LAYER).compile(backend="interp", no_such_option=1)
+    assert "unknown option '--no-such-option'" in str(e.value)
+
+
+def test_arguments_are_checked_before_running():
+    exe = fusec.load(LAYER).compile(backend="interp")
+    x, w, b = layer_inputs()
+    with pytest.raises(TypeError, match="float64 by default"):
+        exe(x.astype(np.float64), w, b)
+    with pytest.raises(ValueError, match=r"shape \(4, 8\), got \(8, 4\)"):
+        exe(x.T.copy(), w, b)
+    with pytest.raises(fusec.CompileError, match="expected 3 argument"):
+        exe(x, w)
+    # A non-contiguous array is copied, not refused.
+    wide = np.zeros((4, 16), np.float32)
+    wide[:, ::2] = x
+    t, _ = exe(wide[:, ::2], w, b)
+    np.testing.assert_allclose(t, layer_reference(x, w, b)[0], rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_calls_from_threads():
+    exe = fusec.load(LAYER).compile(backend="interp")
+    inputs = [layer_inputs(s) for s in range(6)]
+    results = [None] * len(inputs)
+
+    def work(i):
+        results[i] = exe(*inputs[i])[0]
+
+    threads = [threading.Thread(target=work, args=(i,))
+               for i in range(len(inputs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for i, args in enumerate(inputs):
+        np.testing.assert_allclose(results[i], layer_reference(*args)[0],
+                                   rtol=1e-5, atol=1e-6)
+
+
+def test_results_outlive_the_executable():
+    x, w, b = layer_inputs(4)
+    t, _ = fusec.load(LAYER).compile(backend="interp")(x, w, b)
+    import gc
+    gc.collect()
+    np.testing.assert_allclose(t, layer_reference(x, w, b)[0], rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_torch_export(tmp_path):
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    pytest.importorskip("onnxscript", reason="onnxscript is not installed")
+    net = torch.nn.Sequential(torch.nn.Linear(6, 4), torch.nn.ReLU())
+    x = torch.randn(2, 6)
+    path = tmp_path / "net.onnx"
+    torch.onnx.export(net, (x,), str(path), dynamo=True)
+    exe = fusec.load(path).compile(backend="interp")
+    np.testing.assert_allclose(exe(x.numpy()), net(x).detach().numpy(),
+                               rtol=1e-4, atol=1e-5)
