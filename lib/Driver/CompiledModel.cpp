@@ -78,6 +78,14 @@ CompiledModel::compile(Session &session, Model model, Invocation invocation) {
   FailureOr<func::FuncOp> entry = c.model->findEntry(c.invocation.entry);
   if (failed(entry))
     return failure();
+  if (const std::string &loss = c.invocation.pipeline.training.train;
+      !loss.empty()) {
+    FailureOr<TrainStepSignature> sig =
+        trainStepSignature(c.model->getModule(), loss);
+    if (failed(sig))
+      return failure();
+    c.signature = std::move(*sig);
+  }
   InterpreterOptions options;
   options.memoryLimit = c.invocation.execution.memoryLimit;
   c.interpreter = std::make_unique<Interpreter>(options);

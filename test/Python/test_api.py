@@ -192,3 +192,105 @@ def test_torch_export(tmp_path):
     exe = fusec.load(path).compile(backend="interp")
     np.testing.assert_allclose(exe(x.numpy()), net(x).detach().numpy(),
                                rtol=1e-4, atol=1e-5)
+
+
+# Training steps (fusec.training).
+
+CLASSIFIER = os.path.join(ROOT, "docs", "examples", "classifier.mlir")
+
+
+def classifier_data(n=1024, seed=0):
+    r = np.random.default_rng(seed)
+    centres = r.normal(size=(4, 8)) * 1.2
+    y = r.integers(0, 4, n)
+    x = (centres[y] + r.normal(size=(n, 8))).astype(np.float32)
+    return x, np.eye(4, dtype=np.float32)[y]
+
+
+def classifier_numpy(p, x, labels):
+    h = np.maximum(x.astype(np.float64) @ p["w1"] + p["b1"], 0)
+    z = h @ p["w2"] + p["b2"]
+    m = z.max(axis=1, keepdims=True)
+    logp = z - m - np.log(np.exp(z - m).sum(axis=1, keepdims=True))
+    hit = (z * labels).sum(axis=1) == z.max(axis=1)
+    return -(logp * labels).sum() / len(x), hit.mean()
+
+
+def test_training_step_at_rate_zero_is_the_forward():
+    step = fusec.training.compile(fusec.load(CLASSIFIER), loss="loss",
+                                  learning_rate=0, momentum=0,
+                                  backend="interp")
+    assert step.data_names == ["x", "labels"]
+    assert step.param_names == ["w1", "b1", "w2", "b2"]
+    state = step.init(init="glorot-uniform", seed=3)
+    x, labels = classifier_data()
+    before = {k: v.copy() for k, v in state.params.items()}
+    for i in range(3):
+        sl = slice(64 * i, 64 * (i + 1))
+        state, loss = step(state, x[sl], labels=labels[sl])
+        want_loss, want_acc = classifier_numpy(before, x[sl], labels[sl])
+        assert loss == pytest.approx(want_loss, rel=1e-5)
+        assert state.metrics["accuracy"] == pytest.approx(want_acc)
+    for name, value in state.params.items():
+        np.testing.assert_array_equal(value, before[name])
+
+
+def test_training_converges_in_f16_with_loss_scaling():
+    step = fusec.training.compile(fusec.load(CLASSIFIER), loss="loss",
+                                  optimizer="adam", learning_rate=0.01,
+                                  mixed_precision="f16", backend="interp")
+    state = step.init(init="glorot-uniform")
+    assert state.loss_scale == 65536.0
+    x, labels = classifier_data(2048, seed=1)
+    first = None
+    for epoch in range(3):
+        for i in range(0, 2048, 64):
+            state, loss = step(state, x[i:i + 64], labels[i:i + 64])
+            first = loss if first is None else first
+            assert not state.skipped
+    final_loss, acc = classifier_numpy(
+        {k: v.astype(np.float64) for k, v in state.params.items()}, x, labels)
+    assert final_loss < 0.5 * first and acc > 0.85
+
+
+def test_training_matches_the_command_line(tmp_path):
+    fusec_bin = os.environ.get("FUSEC_BIN")
+    if not fusec_bin:
+        pytest.skip("FUSEC_BIN (the fusec tool) is not set")
+    import subprocess
+    model = os.path.join(ROOT, "docs", "examples", "train.mlir")
+    names = ["w1", "b1", "w2", "b2", "x", "labels"]
+    files = [os.path.join(ROOT, "docs", "examples", "train", n + ".npy")
+             for n in names]
+    subprocess.run([fusec_bin, model, "--train=loss", "--optimizer=adam",
+                    "--learning-rate=0.01", "--mixed-precision=f16", "--run",
+                    "--backend=interp", "--steps=7",
+                    "--output-dir=%s" % tmp_path]
+                   + ["--input=" + f for f in files], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    step = fusec.training.compile(fusec.load(model), loss="loss",
+                                  optimizer="adam", learning_rate=0.01,
+                                  mixed_precision="f16", backend="interp")
+    arrays = [np.load(f) for f in files]
+    state = step.init(arrays[:4])
+    for _ in range(7):
+        state, _ = step(state, *arrays[4:])
+    for i, name in enumerate(step.param_names):
+        np.testing.assert_array_equal(
+            state.params[name], np.load(tmp_path / ("result%d.npy" % i)))
+
+
+def test_training_errors():
+    step = fusec.training.compile(fusec.load(CLASSIFIER), loss="loss",
+                                  backend="interp")
+    with pytest.raises(ValueError, match="'w1' has no value"):
+        step.init()
+    with pytest.raises(KeyError, match="no parameter named w9"):
+        step.init({"w9": np.zeros(3)}, init="zeros")
+    state = step.init(init="zeros")
+    x, labels = classifier_data(64)
+    with pytest.raises(TypeError, match="2 data argument"):
+        step(state, x)
+    with pytest.raises(fusec.CompileError, match="no function named 'lost'"):
+        fusec.training.compile(fusec.load(CLASSIFIER), loss="lost",
+                               backend="interp")

@@ -16,6 +16,7 @@
 
 #include "fusec/Driver/Invocation.h"
 #include "fusec/Driver/Session.h"
+#include "fusec/Driver/Training.h"
 
 #include <memory>
 #include <optional>
@@ -55,6 +56,11 @@ public:
   const std::vector<TensorInfo> &results() const { return outs; }
   /// Where it runs ("the reference interpreter (CPU)", a GPU's name).
   std::string device() const;
+  /// With --train=FUNC, the compiled function is FUNC's training step and
+  /// this is its calling convention; null otherwise.
+  const TrainStepSignature *trainStep() const {
+    return signature ? &*signature : nullptr;
+  }
 
   /// Runs the entry function once. Arguments are checked against its
   /// signature first; nullopt with `error` (empty when the failure was
@@ -70,6 +76,7 @@ private:
   std::unique_ptr<Interpreter> interpreter;
   std::unique_ptr<driver::Runner> runner;
   std::vector<TensorInfo> args, outs;
+  std::optional<TrainStepSignature> signature;
 };
 
 /// The fusion report (`--emit=report`) of `model` compiled as `invocation`

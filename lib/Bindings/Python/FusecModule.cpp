@@ -240,6 +240,31 @@ nb::list tensorInfos(const std::vector<TensorInfo> &infos) {
   return list;
 }
 
+/// The calling convention of a training step (Driver/Training.h) as a
+/// dict, or None for other functions.
+nb::object trainStep(PyExecutable &self) {
+  const TrainStepSignature *sig = self.compiled->trainStep();
+  if (!sig)
+    return nb::none();
+  nb::dict d;
+  d["user_arguments"] = sig->userArguments;
+  d["argument_names"] = sig->argNames;
+  d["params"] = sig->params;
+  nb::list state;
+  for (const TrainStepSignature::State &s : sig->state)
+    state.append(nb::make_tuple(std::string(dtypeName(s.dtype)),
+                                nb::tuple(nb::cast(s.shape)), s.initial, s.role,
+                                s.of));
+  d["state"] = state;
+  d["updates"] = sig->updates;
+  d["metric_of"] = sig->metricOf;
+  d["loss_result_names"] = sig->lossResultNames;
+  d["loss"] = sig->lossResult;
+  d["scale"] = sig->scaleResult;
+  d["skipped"] = sig->skippedResult;
+  return d;
+}
+
 } // namespace
 
 NB_MODULE(_fusec, m) {
@@ -257,7 +282,8 @@ NB_MODULE(_fusec, m) {
                      return tensorInfos(self.compiled->results());
                    })
       .def_prop_ro("device",
-                   [](PyExecutable &self) { return self.compiled->device(); });
+                   [](PyExecutable &self) { return self.compiled->device(); })
+      .def_prop_ro("train_step", &trainStep);
   m.def("load", &load, nb::arg("name"), nb::arg("data"), nb::arg("is_path"),
         nb::arg("options"));
   m.def("report", &report, nb::arg("model"), nb::arg("options"));

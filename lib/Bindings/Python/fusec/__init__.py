@@ -18,7 +18,8 @@ import numpy as np
 
 from . import _fusec
 
-__all__ = ["load", "Model", "Executable", "CompileError", "Diagnostic"]
+__all__ = ["load", "Model", "Executable", "CompileError", "Diagnostic",
+           "training"]
 
 
 class Diagnostic:
@@ -195,7 +196,9 @@ class Executable:
             if tuple(a.shape) != tuple(shape):
                 raise ValueError("argument '%s' has shape %s, got %s"
                                  % (name, tuple(shape), tuple(a.shape)))
-            prepared.append(np.ascontiguousarray(a))
+            # (np.ascontiguousarray would make a 0-d array 1-d.)
+            prepared.append(a if a.flags.c_contiguous else
+                            np.ascontiguousarray(a))
         value, diags = _fusec.run(self._handle, prepared)
         outputs = _check(value, diags)
         typed = []
@@ -204,3 +207,6 @@ class Executable:
                 out = out.view(_numpy_dtype("bf16"))
             typed.append(out)
         return typed[0] if len(typed) == 1 else tuple(typed)
+
+
+from . import training  # noqa: E402  (uses the names above)

@@ -1,0 +1,153 @@
+"""Training steps from Python: fusec.training.compile builds the step of a
+loss function (forward, backward, optimizer update, loss scaling: the
+`fusec-train-step` pass, docs/training.md) and runs it on NumPy arrays.
+
+    step = fusec.training.compile(m, loss="loss", optimizer="adam",
+                                  learning_rate=1e-3, mixed_precision="f16")
+    state = step.init({"w1": w1, "b1": b1, ...})   # or glorot-uniform
+    for x, labels in batches:
+        state, loss = step(state, x, labels)
+    state.params["w1"], state.metrics["accuracy"], state.loss_scale
+"""
+import numpy as np
+
+__all__ = ["compile", "TrainStep", "TrainState"]
+
+
+class TrainState:
+    """The values a training step carries to the next: the parameters and
+    the optimizer and loss-scaling state (by argument position), plus what
+    the step that produced it reported."""
+
+    def __init__(self, step, arrays, loss=None, metrics=None, skipped=False):
+        self._step = step
+        self.arrays = arrays
+        self.loss = loss
+        self.metrics = metrics or {}
+        self.skipped = skipped
+
+    @property
+    def params(self):
+        """{name: array} of the trained parameters."""
+        sig = self._step._sig
+        return {sig["argument_names"][p]: self.arrays[p] for p in sig["params"]}
+
+    @property
+    def loss_scale(self):
+        """The scale the next step uses (None without loss scaling)."""
+        for i, (_, _, _, role, _) in enumerate(self._step._sig["state"]):
+            if role == "loss_scale.scale":
+                return float(self.arrays[self._step._sig["user_arguments"] + i])
+        return None
+
+
+class TrainStep:
+    """A compiled training step. Call it with a state and the data arguments
+    (the loss function's arguments that are not parameters, in order or by
+    name); it returns the next state and the loss (computed before the
+    update). The state is never modified in place."""
+
+    def __init__(self, executable):
+        self._exe = executable
+        self._sig = executable._handle.train_step
+        users = self._sig["user_arguments"]
+        params = set(self._sig["params"])
+        self.data_names = [self._sig["argument_names"][i]
+                           for i in range(users) if i not in params]
+        self.param_names = [self._sig["argument_names"][p]
+                            for p in self._sig["params"]]
+
+    @property
+    def device(self):
+        return self._exe.device
+
+    def init(self, params=None, init=None, seed=0):
+        """The first state: the parameters from `params` ({name: array}, or
+        a list in parameter order), the optimizer state at its initial
+        values. Parameters not given are drawn by `init` ("glorot-uniform"
+        as the command line's --init, biases zeros, or "zeros")."""
+        sig = self._sig
+        args = self._exe.arguments
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            params = dict(zip(self.param_names, params))
+        unknown = set(params) - set(self.param_names)
+        if unknown:
+            raise KeyError("no parameter named %s (the parameters: %s)" % (
+                ", ".join(sorted(unknown)), ", ".join(self.param_names)))
+        rng = np.random.default_rng(seed)
+        arrays = {}
+        for p in sig["params"]:
+            name, dtype, shape = args[p]
+            if name in params:
+                value = np.asarray(params[name])
+                if value.shape != tuple(shape):
+                    raise ValueError("parameter '%s' has shape %s, got %s"
+                                     % (name, tuple(shape), value.shape))
+                arrays[p] = value.astype(_dtype(dtype), copy=True)
+            elif init == "glorot-uniform" and len(shape) >= 2:
+                receptive = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
+                limit = np.sqrt(6.0 / (receptive * (shape[-2] + shape[-1])))
+                arrays[p] = rng.uniform(-limit, limit, shape).astype(_dtype(dtype))
+            elif init in ("glorot-uniform", "zeros"):
+                arrays[p] = np.zeros(shape, _dtype(dtype))
+            else:
+                raise ValueError("parameter '%s' has no value: give it in "
+                                 "params or pass init='glorot-uniform'" % name)
+        base = sig["user_arguments"]
+        for i, (dtype, shape, initial, _, _) in enumerate(sig["state"]):
+            arrays[base + i] = np.full(shape, initial, _dtype(dtype))
+        return TrainState(self, arrays)
+
+    def __call__(self, state, *data, **named):
+        sig = self._sig
+        if len(data) + len(named) != len(self.data_names):
+            raise TypeError("the step takes %d data argument(s) (%s), got %d"
+                            % (len(self.data_names), ", ".join(self.data_names),
+                               len(data) + len(named)))
+        values = dict(zip(self.data_names, data))
+        for name, value in named.items():
+            if name not in self.data_names or name in values:
+                raise TypeError("unexpected or repeated data argument '%s'"
+                                % name)
+            values[name] = value
+        args = []
+        for i in range(len(self._exe.arguments)):
+            name = sig["argument_names"][i]
+            if i < sig["user_arguments"] and name in values:
+                args.append(values[name])
+            else:
+                args.append(state.arrays[i])
+        results = self._exe(*args)
+        if not isinstance(results, tuple):
+            results = (results,)
+        arrays = dict(state.arrays)
+        for r, a in enumerate(sig["updates"]):
+            if a >= 0:
+                arrays[a] = results[r]
+        metrics = {}
+        for r, m in enumerate(sig["metric_of"]):
+            if m >= 0 and results[r].size == 1:
+                metrics[sig["loss_result_names"][m]] = float(results[r])
+        skipped = sig["skipped"] >= 0 and bool(results[sig["skipped"]])
+        loss = float(results[sig["loss"]])
+        return TrainState(self, arrays, loss, metrics, skipped), loss
+
+
+def _dtype(name):
+    from . import _numpy_dtype
+    return _numpy_dtype(name)
+
+
+def compile(model, loss, optimizer="sgd", learning_rate=0.01, backend="auto",
+            **options):
+    """The training step of the loss function `loss` of `model` (a
+    fusec.Model): `optimizer` "sgd" or "adam", and the command line's
+    training options as keywords (momentum, beta1, beta2, epsilon,
+    weight_decay, loss_scale="dynamic"|"static:V"|"off", mixed_precision,
+    ...)."""
+    exe = model.compile(backend=backend, train=loss, optimizer=optimizer,
+                        learning_rate=learning_rate,
+                        entry=loss + "_train_step", **options)
+    return TrainStep(exe)
