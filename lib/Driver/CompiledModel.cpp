@@ -137,6 +137,29 @@ CompiledModel::run(const std::vector<Buffer> &arguments, std::string &error) {
   return runner->run(arguments, error);
 }
 
+LogicalResult CompiledModel::fit(const std::vector<std::string> &options,
+                                 llvm::raw_ostream &out) {
+  ModuleOp module = model->getModule();
+  if (!signature)
+    return module.emitError() << "fit: the compiled function is not a "
+                                 "training step (compile with --train=FUNC)";
+  Invocation inv = invocation;
+  inv.trainLoop = TrainLoopOptions();
+  inv.outputDir.clear();
+  std::string error;
+  if (!parseInvocationOptions(options, inv, error))
+    return module.emitError() << "fit: " << error;
+  if (inv.trainLoop.data.empty())
+    return module.emitError() << "fit: no data (--data=NAME=FILE.npy)";
+  if (inv.outputDir.empty())
+    return module.emitError() << "fit: no --output-dir for the parameters";
+  const std::string &loss = inv.pipeline.training.train;
+  auto lossFunc = module.lookupSymbol<func::FuncOp>(loss);
+  auto step = module.lookupSymbol<func::FuncOp>(loss + "_train_step");
+  return driver::fitModule(inv, module, &*signature, lossFunc, step,
+                           *interpreter, dev.get(), out);
+}
+
 FailureOr<std::string> fusec::reportModel(Session &session, Model &model,
                                           Invocation invocation) {
   Model copy(OwningOpRef<ModuleOp>(model.getModule().clone()), model.getName());

@@ -2,8 +2,11 @@
 
 #include "Runner.h"
 #include "fusec/Codegen/KernelCache.h"
+#include "fusec/Driver/Checkpoint.h"
+#include "fusec/Driver/TrainingLoop.h"
 #include "fusec/Runtime/Cuda/CudaDevice.h"
 #include "fusec/Runtime/Host/HostDevice.h"
+#include "fusec/Support/File.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -159,5 +162,101 @@ driver::runPipeline(Invocation &inv, Session &session, Model &model,
   if (failed(pm.run(model.getModule())) || failed(verify(model.getModule())))
     return failure();
 
+  return success();
+}
+
+/// --train=FUNC --run --data=...: the training loop over a dataset
+/// (TrainingLoop.h); writes the final parameters by name.
+std::unique_ptr<TrainStepRunner>
+driver::stepRunner(const TrainStepSignature &sig, std::vector<Buffer> args,
+                   Runner &runner, std::string &error) {
+  return runner.loaded
+             ? deviceStepRunner(sig, std::move(args), *runner.loaded, error)
+             : hostStepRunner(sig, std::move(args), runner.run);
+}
+
+LogicalResult driver::fitModule(Invocation &inv, ModuleOp module,
+                                const TrainStepSignature *sig,
+                                func::FuncOp lossFunc, func::FuncOp step,
+                                Interpreter &interp, rt::Device *device,
+                                llvm::raw_ostream &out) {
+  TrainLoopOptions options = inv.trainLoop;
+  std::string error;
+  auto fail = [&](Operation *at) {
+    at->emitError() << error;
+    return failure();
+  };
+  std::optional<Dataset> data =
+      bindData(*sig, options.data, options.batchSize, "--data", error);
+  if (!data)
+    return fail(lossFunc);
+  std::optional<Dataset> validation =
+      bindData(*sig, options.validationData, options.batchSize,
+               "--validation-data", error);
+  if (!validation)
+    return fail(lossFunc);
+  if (!validation->empty()) {
+    std::vector<int64_t> a, b;
+    for (const DataBinding &d : data->getBindings())
+      a.push_back(d.argument);
+    for (const DataBinding &d : validation->getBindings())
+      b.push_back(d.argument);
+    llvm::sort(a);
+    llvm::sort(b);
+    if (a != b) {
+      error = "--validation-data must bind the same arguments as --data";
+      return fail(lossFunc);
+    }
+  }
+  if (!createDirectories(inv.outputDir, error))
+    return fail(module);
+  std::optional<std::vector<Buffer>> args =
+      initialArguments(*sig, options, *data, interp.getAllocator(), error);
+  if (!args)
+    return fail(lossFunc);
+  if (!addTrainingState(*sig, *args, interp.getAllocator(), error))
+    return fail(module);
+  FailureOr<Runner> runner = makeRunner(inv, step, interp, device);
+  if (failed(runner))
+    return failure();
+  FailureOr<Runner> evaluator = success(Runner());
+  if (!validation->empty())
+    evaluator = makeRunner(inv, lossFunc, interp, device);
+  if (failed(evaluator))
+    return failure();
+  std::unique_ptr<TrainStepRunner> steps =
+      stepRunner(*sig, std::move(*args), *runner, error);
+  if (!steps)
+    return fail(step);
+  FitContext context{*sig,
+                     *steps,
+                     *data,
+                     *validation,
+                     evaluator->run,
+                     interp.getAllocator(),
+                     out,
+                     out.is_displayed()};
+  if (!fit(options, context, error)) {
+    if (error.empty())
+      return failure(); // Diagnosed at its location.
+    return fail(step);
+  }
+  std::optional<std::string> after = runner->after(inv, error);
+  if (!after)
+    return fail(step);
+  out << *after;
+  std::vector<std::pair<std::string, Buffer>> params;
+  for (int64_t p : sig->params) {
+    std::optional<Buffer> value = steps->argument(p, error);
+    if (!value)
+      return fail(step);
+    params.emplace_back(sig->argNames[size_t(p)], std::move(*value));
+  }
+  std::vector<std::string> lines;
+  bool written = writeNamedTensors(inv.outputDir, params, lines, error);
+  for (const std::string &line : lines)
+    out << line << "\n";
+  if (!written)
+    return fail(module);
   return success();
 }

@@ -12,6 +12,7 @@
 
 #include "fusec/Driver/Invocation.h"
 #include "fusec/Driver/Report.h"
+#include "fusec/Driver/Training.h"
 #include "fusec/Interpreter/Interpreter.h"
 #include "fusec/Runtime/Executor.h"
 
@@ -77,6 +78,22 @@ mlir::LogicalResult runPipeline(
     Invocation &inv, Session &session, Model &model, rt::Device *device,
     FusionReportCollector *collector,
     llvm::function_ref<mlir::LogicalResult(mlir::PassManager &)> configure);
+
+/// The steps of a training run on `runner`'s device (the updates fed back
+/// there) or on the interpreter, starting from `args`.
+std::unique_ptr<TrainStepRunner> stepRunner(const TrainStepSignature &sig,
+                                            std::vector<Buffer> args,
+                                            Runner &runner, std::string &error);
+
+/// --train=FUNC --run --data=...: the training loop over a dataset
+/// (TrainingLoop.h) of the step `step` of `lossFunc` (after the pipeline),
+/// on `device` or `interp`; writes the final parameters by name into
+/// `inv.outputDir`.
+mlir::LogicalResult fitModule(Invocation &inv, mlir::ModuleOp module,
+                              const TrainStepSignature *sig,
+                              mlir::func::FuncOp lossFunc,
+                              mlir::func::FuncOp step, Interpreter &interp,
+                              rt::Device *device, llvm::raw_ostream &out);
 
 } // namespace fusec::driver
 

@@ -294,3 +294,38 @@ def test_training_errors():
     with pytest.raises(fusec.CompileError, match="no function named 'lost'"):
         fusec.training.compile(fusec.load(CLASSIFIER), loss="lost",
                                backend="interp")
+
+
+def test_fit_is_the_command_lines_training_loop(tmp_path):
+    fusec_bin = os.environ.get("FUSEC_BIN")
+    if not fusec_bin:
+        pytest.skip("FUSEC_BIN (the fusec tool) is not set")
+    import subprocess
+    x, labels = classifier_data(1000, seed=2)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "labels.npy", labels)
+    common = ["--train=loss", "--optimizer=adam", "--learning-rate=0.01",
+              "--mixed-precision=f16", "--run", "--backend=interp",
+              "--init=glorot-uniform", "--epochs=2", "--shuffle", "--seed=4",
+              "--quiet"]
+    subprocess.run([fusec_bin, CLASSIFIER] + common + [
+        "--data=x=%s" % (tmp_path / "x.npy"),
+        "--data=labels=%s" % (tmp_path / "labels.npy"),
+        "--output-dir=%s" % (tmp_path / "cli")], check=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    step = fusec.training.compile(fusec.load(CLASSIFIER), loss="loss",
+                                  optimizer="adam", learning_rate=0.01,
+                                  mixed_precision="f16", backend="interp")
+    # Arrays from memory and a file path, as the data.
+    history = step.fit(data={"x": x, "labels": tmp_path / "labels.npy"},
+                       init="glorot-uniform", epochs=2, shuffle=True, seed=4,
+                       quiet=True, checkpoint_dir=tmp_path / "ck")
+    for name in step.param_names:
+        np.testing.assert_array_equal(history.params[name],
+                                      np.load(tmp_path / "cli" / (name + ".npy")))
+    assert len(history.steps) == 2 * (1000 // 64)
+    means = history.epoch_means("loss")
+    assert len(means) == 2 and means[1] < means[0]
+    assert (tmp_path / "ck" / "latest").exists()
+    with pytest.raises(fusec.CompileError, match="no data"):
+        step.fit(init="zeros", epochs=1)

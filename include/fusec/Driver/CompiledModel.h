@@ -68,6 +68,15 @@ public:
   std::optional<std::vector<Buffer>> run(const std::vector<Buffer> &arguments,
                                          std::string &error);
 
+  /// A training step only: the training loop over a dataset, as `fusec
+  /// --train=FUNC --run --data=...` runs it, with the loop's options
+  /// (`--data=NAME=FILE.npy`, `--epochs`, `--checkpoint-dir`,
+  /// `--output-dir`, ...) in `options`; progress lines go to `out`, the
+  /// trained parameters into the output directory. Diagnostics go to the
+  /// session.
+  mlir::LogicalResult fit(const std::vector<std::string> &options,
+                          llvm::raw_ostream &out);
+
 private:
   CompiledModel(Model model, Invocation invocation);
   std::optional<Model> model;

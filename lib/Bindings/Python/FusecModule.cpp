@@ -12,6 +12,7 @@
 #include "fusec/Driver/Session.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -240,6 +241,48 @@ nb::list tensorInfos(const std::vector<TensorInfo> &infos) {
   return list;
 }
 
+/// Progress lines of the training loop, written to a Python callable
+/// (sys.stdout.write) with the GIL taken for each write.
+class PyStream final : public llvm::raw_ostream {
+public:
+  PyStream(nb::object write, bool terminal)
+      : write(std::move(write)), terminal(terminal) {
+    SetUnbuffered();
+  }
+  ~PyStream() override { flush(); }
+  bool is_displayed() const override { return terminal; }
+
+private:
+  void write_impl(const char *data, size_t size) override {
+    nb::gil_scoped_acquire gil;
+    try {
+      write(nb::str(data, size));
+    } catch (nb::python_error &e) {
+      e.discard_as_unraisable("fusec: writing progress");
+    }
+    position += size;
+  }
+  uint64_t current_pos() const override { return position; }
+  nb::object write;
+  bool terminal;
+  uint64_t position = 0;
+};
+
+std::tuple<bool, std::vector<PyDiagnostic>>
+fit(PyExecutable &exe, const std::vector<std::string> &options,
+    nb::object write, bool terminal) {
+  bool ok;
+  {
+    PyStream out(std::move(write), terminal);
+    nb::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(exe.mutex);
+    ok = succeeded(exe.compiled->fit(options, out));
+    nb::gil_scoped_acquire acquire;
+    out.flush();
+  }
+  return {ok, take(*exe.session)};
+}
+
 /// The calling convention of a training step (Driver/Training.h) as a
 /// dict, or None for other functions.
 nb::object trainStep(PyExecutable &self) {
@@ -289,4 +332,6 @@ NB_MODULE(_fusec, m) {
   m.def("report", &report, nb::arg("model"), nb::arg("options"));
   m.def("compile", &compile, nb::arg("model"), nb::arg("options"));
   m.def("run", &run, nb::arg("executable"), nb::arg("arrays"));
+  m.def("fit", &fit, nb::arg("executable"), nb::arg("options"),
+        nb::arg("write"), nb::arg("terminal"));
 }

@@ -11,7 +11,7 @@ loss function (forward, backward, optimizer update, loss scaling: the
 """
 import numpy as np
 
-__all__ = ["compile", "TrainStep", "TrainState"]
+__all__ = ["compile", "TrainStep", "TrainState", "History"]
 
 
 class TrainState:
@@ -100,6 +100,26 @@ class TrainStep:
             arrays[base + i] = np.full(shape, initial, _dtype(dtype))
         return TrainState(self, arrays)
 
+    def fit(self, params=None, data=None, batch_size=None, epochs=None,
+            steps=None, validation_data=None, shuffle=False, seed=0,
+            checkpoint_dir=None, checkpoint_every=0, resume=None, init=None,
+            log=None, quiet=False, staging=True):
+        """Trains over a dataset with the training loop of `fusec --train
+        --run --data` (docs/training.md): `data` and `validation_data` are
+        {data argument: array or .npy path} (arrays are saved to a
+        temporary file first; paths are memory-mapped), `params` the
+        initial parameters ({name: array or path}, or a list), `init` the
+        initialiser of the others. Progress lines go to sys.stdout (a bar
+        on a terminal); checkpoints and `resume` as on the command line.
+        Returns a History (the trained parameters, every step's figures)."""
+        options = dict(batch_size=batch_size, epochs=epochs, steps=steps,
+                       shuffle=shuffle or None, seed=seed,
+                       checkpoint_dir=checkpoint_dir,
+                       checkpoint_every=checkpoint_every or None,
+                       resume=resume, quiet=quiet or None,
+                       staging=None if staging else False)
+        return _fit(self, params, data, validation_data, init, log, options)
+
     def __call__(self, state, *data, **named):
         sig = self._sig
         if len(data) + len(named) != len(self.data_names):
@@ -133,6 +153,70 @@ class TrainStep:
         skipped = sig["skipped"] >= 0 and bool(results[sig["skipped"]])
         loss = float(results[sig["loss"]])
         return TrainState(self, arrays, loss, metrics, skipped), loss
+
+
+class History:
+    """What fit() did: the trained parameters ({name: array}) and every
+    step's figures (dicts of the --log=FILE.jsonl lines: step, epoch, loss,
+    the metrics, scale, skipped, seconds)."""
+
+    def __init__(self, params, steps):
+        self.params = params
+        self.steps = steps
+
+    def epoch_means(self, key="loss"):
+        """The mean of `key` over each epoch's steps that were not skipped."""
+        by_epoch = {}
+        for s in self.steps:
+            if not s["skipped"] and s.get(key) is not None:
+                by_epoch.setdefault(s["epoch"], []).append(s[key])
+        return [float(np.mean(v)) for _, v in sorted(by_epoch.items())]
+
+
+def _fit(step, params, data, validation_data, init, log, options):
+    import json
+    import os
+    import sys
+    import tempfile
+    from . import _check, _flags, _fusec
+    work = tempfile.mkdtemp(prefix="fusec-fit-")
+
+    def file_of(kind, name, value):
+        # A path is used as is (memory-mapped); an array is saved first.
+        if isinstance(value, (str, os.PathLike)):
+            return os.fspath(value)
+        path = os.path.join(work, "%s-%s.npy" % (kind, name))
+        np.save(path, np.ascontiguousarray(value))
+        return path
+
+    flags = ["--data=%s=%s" % (n, file_of("data", n, v))
+             for n, v in (data or {}).items()]
+    flags += ["--validation-data=%s=%s" % (n, file_of("val", n, v))
+              for n, v in (validation_data or {}).items()]
+    if params is not None:
+        if not isinstance(params, dict):
+            params = dict(zip(step.param_names, params))
+        flags += ["--param=%s=%s" % (n, file_of("param", n, v))
+                  for n, v in params.items()]
+    if init:
+        flags.append("--init=" + init)
+    log = os.fspath(log) if log else os.path.join(work, "steps.jsonl")
+    out = os.path.join(work, "params")
+    flags += ["--log=" + log, "--output-dir=" + out]
+    flags += _flags(options)
+    terminal = hasattr(sys.stdout, "isatty") and sys.stdout.isatty()
+    ok, diags = _fusec.fit(step._exe._handle, flags, sys.stdout.write,
+                           terminal)
+    _check(True if ok else None, diags)
+    with open(os.path.join(out, "manifest.json")) as f:
+        manifest = json.load(f)["parameters"]
+    trained = {p["name"]: np.load(os.path.join(out, p["file"]))
+               for p in manifest}
+    steps = []
+    if log.endswith(".jsonl"):
+        with open(log) as f:
+            steps = [json.loads(line) for line in f if line.strip()]
+    return History(trained, steps)
 
 
 def _dtype(name):
