@@ -5,11 +5,17 @@ through the command line.
   PYTHONPATH=build/python_packages build/python/bin/python bench/python_call.py
       [--fusec build/bin/fusec] [--calls 200] [--runs 5]
 
-Compiles docs/examples/mlp.mlir once with fusec.load(...).compile(
-backend="interp") and times --calls warm calls exe(*inputs); then times
---runs processes of `fusec docs/examples/mlp.mlir --run --backend=interp`
-with the same inputs (load, compile, run, write the results). Prints the
-medians and their ratio.
+Interpreter: compiles docs/examples/mlp.mlir once with fusec.load(...)
+.compile(backend="interp") and times --calls warm calls exe(*inputs); then
+times --runs processes of `fusec docs/examples/mlp.mlir --run
+--backend=interp` with the same inputs (load, compile, run, write the
+results).
+
+Host device: saves the artifact and builds its kernels for the CPU (c++),
+times warm calls of fusec.runtime.load(..., host_kernels=...) and processes
+of `fusec-run model.fsx --host-kernels=...`.
+
+Prints the medians and their ratios.
 """
 import argparse
 import os
@@ -54,10 +60,37 @@ def main():
                        stderr=subprocess.DEVNULL)
         runs.append(time.perf_counter() - t)
     call, run = statistics.median(calls), statistics.median(runs)
-    print("load+compile %.2f ms; warm exe(*inputs) %.3f ms (median of %d); "
-          "fusec --run %.1f ms (median of %d); ratio %.4f"
+    print("interpreter: load+compile %.2f ms; warm exe(*inputs) %.3f ms "
+          "(median of %d); fusec --run %.1f ms (median of %d); ratio %.4f"
           % (compile_s * 1e3, call * 1e3, args.calls, run * 1e3, args.runs,
              call / run))
+
+    fsx, cu, so = (os.path.join(out, "mlp" + e) for e in (".fsx", ".cu", ".so"))
+    exe.save(fsx)
+    open(cu, "w").write(exe.cuda_source())
+    subprocess.run(["c++", "-x", "c++", "-std=c++17", "-O1", "-shared",
+                    "-fPIC", "-DFUSEC_HOST", "-I", os.path.join(ROOT, "include"),
+                    cu, "-o", so], check=True)
+    host = fusec.runtime.load(fsx, host_kernels=so)
+    host(*inputs)
+    calls = []
+    for _ in range(args.calls):
+        t = time.perf_counter()
+        host(*inputs)
+        calls.append(time.perf_counter() - t)
+    run_tool = os.path.join(os.path.dirname(args.fusec), "fusec-run")
+    cmd = [run_tool, fsx, "--host-kernels=" + so, "--output-dir=" + out]
+    cmd += ["--input=" + p for p in paths]
+    runs = []
+    for _ in range(args.runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        runs.append(time.perf_counter() - t)
+    call, run = statistics.median(calls), statistics.median(runs)
+    print("host device: warm call %.3f ms (median of %d); fusec-run %.1f ms "
+          "(median of %d); ratio %.4f"
+          % (call * 1e3, args.calls, run * 1e3, args.runs, call / run))
 
 
 if __name__ == "__main__":

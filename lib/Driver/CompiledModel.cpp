@@ -5,6 +5,8 @@
 #include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Dialect/Fusec/Transforms/TrainStep.h"
 #include "fusec/Interpreter/Interpreter.h"
+#include "fusec/Runtime/Executable.h"
+#include "fusec/Runtime/Executor.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -135,6 +137,33 @@ CompiledModel::run(const std::vector<Buffer> &arguments, std::string &error) {
     }
   }
   return runner->run(arguments, error);
+}
+
+FailureOr<std::string> CompiledModel::artifact() {
+  FailureOr<func::FuncOp> entry = model->findEntry(invocation.entry);
+  if (failed(entry))
+    return failure();
+  FailureOr<CompiledFunction> compiled =
+      compileFunction(*entry, invocation.codegen, CodegenStage::Ptx);
+  if (failed(compiled))
+    return failure();
+  std::string error;
+  if (invocation.execution.memoryLimit &&
+      !rt::checkMemoryLimit(compiled->executable,
+                            invocation.execution.memoryLimit, error))
+    return entry->emitError() << error;
+  return rt::serializeExecutable(compiled->executable);
+}
+
+FailureOr<std::string> CompiledModel::cudaSource() {
+  FailureOr<func::FuncOp> entry = model->findEntry(invocation.entry);
+  if (failed(entry))
+    return failure();
+  FailureOr<CompiledFunction> compiled =
+      compileFunction(*entry, invocation.codegen, CodegenStage::Plan);
+  if (failed(compiled))
+    return failure();
+  return compiled->cudaSource();
 }
 
 LogicalResult CompiledModel::fit(const std::vector<std::string> &options,

@@ -329,3 +329,71 @@ def test_fit_is_the_command_lines_training_loop(tmp_path):
     assert (tmp_path / "ck" / "latest").exists()
     with pytest.raises(fusec.CompileError, match="no data"):
         step.fit(init="zeros", epochs=1)
+
+
+# Artifacts and fusec.runtime.
+
+def test_runtime_alone_does_not_load_the_compiler():
+    import subprocess
+    import sys
+    code = ("import sys, fusec.runtime; "
+            "assert 'fusec._fusec' not in sys.modules, 'compiler loaded'; "
+            "print('runtime only')")
+    out = subprocess.run([sys.executable, "-c", code], check=True,
+                         capture_output=True, text=True).stdout
+    assert out.strip() == "runtime only"
+
+
+def test_save_and_run_on_the_host_device(tmp_path):
+    import shutil
+    import subprocess
+    cxx = os.environ.get("HOST_CXX") or shutil.which("c++")
+    if not cxx:
+        pytest.skip("no host C++ compiler")
+    exe = fusec.load(LAYER).compile(backend="interp")
+    try:
+        exe.save(tmp_path / "layer.fsx")
+    except fusec.CompileError as e:
+        if "NVRTC" in str(e):
+            pytest.skip("no NVRTC to compile the artifact's PTX")
+        raise
+    (tmp_path / "layer.cu").write_text(exe.cuda_source())
+    subprocess.run(cxx.split() + ["-x", "c++", "-std=c++17", "-O1", "-shared",
+                                  "-fPIC", "-DFUSEC_HOST",
+                                  "-I", os.path.join(ROOT, "include"),
+                                  str(tmp_path / "layer.cu"), "-o",
+                                  str(tmp_path / "layer.so")], check=True)
+    loaded = fusec.runtime.load(tmp_path / "layer.fsx",
+                                host_kernels=tmp_path / "layer.so")
+    assert loaded.device.startswith("the host CPU")
+    assert [a[1:] for a in loaded.arguments] == [a[1:] for a in exe.arguments]
+    x, w, b = layer_inputs(5)
+    t, s = loaded(x, w, b)
+    rt, rs = layer_reference(x, w, b)
+    np.testing.assert_allclose(t, rt, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(s, rs, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="shape"):
+        loaded(x[:2], w, b)
+    with pytest.raises(fusec.runtime.Error, match="expected 3 argument"):
+        loaded(x, w)
+
+
+def test_runtime_errors(tmp_path):
+    bad = tmp_path / "bad.fsx"
+    bad.write_bytes(b"not an artifact")
+    with pytest.raises(fusec.runtime.Error, match="bad.fsx"):
+        fusec.runtime.load(bad, host_kernels=tmp_path / "none.so")
+    with pytest.raises(fusec.runtime.Error, match="host_kernels"):
+        fusec.runtime.load(bad, device="host")
+
+
+def test_from_torch():
+    torch = pytest.importorskip("torch", reason="torch is not installed")
+    pytest.importorskip("onnxscript", reason="onnxscript is not installed")
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(torch.nn.Linear(6, 4), torch.nn.GELU(),
+                              torch.nn.Linear(4, 3), torch.nn.Softmax(dim=1))
+    x = torch.randn(5, 6)
+    exe = fusec.from_torch(net, x).compile(backend="interp")
+    np.testing.assert_allclose(exe(x.numpy()), net(x).detach().numpy(),
+                               rtol=1e-4, atol=1e-6)

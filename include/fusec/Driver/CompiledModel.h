@@ -68,6 +68,13 @@ public:
   std::optional<std::vector<Buffer>> run(const std::vector<Buffer> &arguments,
                                          std::string &error);
 
+  /// The entry function compiled for a GPU: the .fsx artifact's bytes
+  /// (`--emit=exec`), or the CUDA C++ of its kernels (`--emit=cuda`, what
+  /// the host device runs once compiled for the CPU). Diagnostics go to the
+  /// session.
+  mlir::FailureOr<std::string> artifact();
+  mlir::FailureOr<std::string> cudaSource();
+
   /// A training step only: the training loop over a dataset, as `fusec
   /// --train=FUNC --run --data=...` runs it, with the loop's options
   /// (`--data=NAME=FILE.npy`, `--epochs`, `--checkpoint-dir`,

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Arrays.h"
 #include "fusec/Driver/CompiledModel.h"
 #include "fusec/Driver/Session.h"
 
@@ -28,6 +29,7 @@
 
 namespace nb = nanobind;
 using namespace fusec;
+using namespace fusec::python;
 
 namespace {
 
@@ -134,79 +136,19 @@ compile(PyModel &m, const std::vector<std::string> &options) {
   return {std::move(exe), take(*m.session)};
 }
 
-std::optional<DType> dtypeOf(const nb::dlpack::dtype &t) {
-  using nb::dlpack::dtype_code;
-  auto code = dtype_code(t.code);
-  if (t.lanes != 1)
-    return std::nullopt;
-  if (code == dtype_code::Float && t.bits == 32)
-    return DType::F32;
-  if (code == dtype_code::Float && t.bits == 16)
-    return DType::F16;
-  if (code == dtype_code::Float && t.bits == 64)
-    return DType::F64;
-  if (code == dtype_code::Bfloat && t.bits == 16)
-    return DType::BF16;
-  if (code == dtype_code::Int && t.bits == 32)
-    return DType::I32;
-  if (code == dtype_code::Int && t.bits == 64)
-    return DType::I64;
-  if (code == dtype_code::Bool && t.bits == 8)
-    return DType::I1;
-  return std::nullopt;
-}
-
-nb::dlpack::dtype dlpackOf(DType t) {
-  switch (t) {
-  case DType::F32:
-    return nb::dtype<float>();
-  case DType::F64:
-    return nb::dtype<double>();
-  case DType::I32:
-    return nb::dtype<int32_t>();
-  case DType::I64:
-    return nb::dtype<int64_t>();
-  case DType::I1:
-    return nb::dtype<bool>();
-  case DType::F16:
-    return {uint8_t(nb::dlpack::dtype_code::Float), 16, 1};
-  case DType::BF16:
-    // NumPy has no bfloat16: the raw 16-bit patterns (fusec/__init__.py
-    // views them as ml_dtypes.bfloat16 when that is installed).
-    return nb::dtype<uint16_t>();
-  }
-  return nb::dtype<float>();
-}
-
-using Array = nb::ndarray<nb::c_contig, nb::device::cpu>;
-
 std::tuple<std::optional<std::vector<nb::object>>, std::vector<PyDiagnostic>>
 run(PyExecutable &exe, std::vector<Array> arrays) {
   const std::vector<TensorInfo> &infos = exe.compiled->arguments();
   std::vector<Buffer> buffers;
   for (size_t i = 0; i < arrays.size(); ++i) {
-    const Array &a = arrays[i];
     std::string name =
         i < infos.size() ? infos[i].name : "#" + std::to_string(i);
-    std::optional<DType> dtype = dtypeOf(a.dtype());
-    if (!dtype) {
-      exe.session->error("argument '" + name +
-                         "': an array of a data type fusec does not have "
-                         "(float32, float16, bfloat16, float64, int32, "
-                         "int64, bool)");
-      return {std::nullopt, take(*exe.session)};
-    }
-    Shape shape;
-    for (size_t d = 0; d < a.ndim(); ++d)
-      shape.push_back(int64_t(a.shape(d)));
     std::string error;
-    Buffer b = Buffer::allocate(*dtype, shape, &error);
+    Buffer b = toBuffer(arrays[i], name, error);
     if (!b) {
-      exe.session->error("argument '" + name + "': " + error);
+      exe.session->error(error);
       return {std::nullopt, take(*exe.session)};
     }
-    if (b.sizeInBytes())
-      std::memcpy(b.data(), a.data(), b.sizeInBytes());
     buffers.push_back(std::move(b));
   }
   std::optional<std::vector<Buffer>> results;
@@ -221,15 +163,8 @@ run(PyExecutable &exe, std::vector<Array> arrays) {
     return {std::nullopt, take(*exe.session)};
   }
   std::vector<nb::object> out;
-  for (Buffer &r : *results) {
-    auto *owned = new Buffer(std::move(r));
-    nb::capsule owner(
-        owned, [](void *p) noexcept { delete static_cast<Buffer *>(p); });
-    std::vector<size_t> shape(owned->shape().begin(), owned->shape().end());
-    nb::ndarray<nb::numpy> array(owned->data(), shape.size(), shape.data(),
-                                 owner, nullptr, dlpackOf(owned->dtype()));
-    out.push_back(array.cast());
-  }
+  for (Buffer &r : *results)
+    out.push_back(toArray(std::move(r)));
   return {std::move(out), take(*exe.session)};
 }
 
@@ -283,6 +218,20 @@ fit(PyExecutable &exe, const std::vector<std::string> &options,
   return {ok, take(*exe.session)};
 }
 
+/// The .fsx artifact (as bytes) or the kernels' CUDA C++ of `exe`.
+std::tuple<std::optional<nb::bytes>, std::vector<PyDiagnostic>>
+artifact(PyExecutable &exe, bool cuda) {
+  mlir::FailureOr<std::string> out = mlir::failure();
+  {
+    nb::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(exe.mutex);
+    out = cuda ? exe.compiled->cudaSource() : exe.compiled->artifact();
+  }
+  if (failed(out))
+    return {std::nullopt, take(*exe.session)};
+  return {nb::bytes(out->data(), out->size()), take(*exe.session)};
+}
+
 /// The calling convention of a training step (Driver/Training.h) as a
 /// dict, or None for other functions.
 nb::object trainStep(PyExecutable &self) {
@@ -332,6 +281,7 @@ NB_MODULE(_fusec, m) {
   m.def("report", &report, nb::arg("model"), nb::arg("options"));
   m.def("compile", &compile, nb::arg("model"), nb::arg("options"));
   m.def("run", &run, nb::arg("executable"), nb::arg("arrays"));
+  m.def("artifact", &artifact, nb::arg("executable"), nb::arg("cuda"));
   m.def("fit", &fit, nb::arg("executable"), nb::arg("options"),
         nb::arg("write"), nb::arg("terminal"));
 }

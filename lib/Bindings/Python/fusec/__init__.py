@@ -16,10 +16,17 @@ import os
 
 import numpy as np
 
-from . import _fusec
+from . import _arrays
 
-__all__ = ["load", "Model", "Executable", "CompileError", "Diagnostic",
-           "training"]
+
+def _compiler():
+    """The compiler module, imported on first use: `import fusec.runtime`
+    alone never loads it (nor MLIR)."""
+    from . import _fusec
+    return _fusec
+
+__all__ = ["load", "from_torch", "Model", "Executable", "CompileError", "Diagnostic",
+           "training", "runtime"]
 
 
 class Diagnostic:
@@ -88,20 +95,34 @@ def load(model, input_shapes=None, **options):
             for name, shape in input_shapes.items()]
     flags = _flags(options)
     if hasattr(model, "SerializeToString"):  # onnx.ModelProto
-        value, diags = _fusec.load("<onnx.ModelProto>",
+        value, diags = _compiler().load("<onnx.ModelProto>",
                                    model.SerializeToString(), False, flags)
     elif isinstance(model, bytes):
-        value, diags = _fusec.load("<bytes>", model, False, flags)
+        value, diags = _compiler().load("<bytes>", model, False, flags)
     elif isinstance(model, os.PathLike) or (
             isinstance(model, str) and "\n" not in model
             and "{" not in model):
-        value, diags = _fusec.load(os.fspath(model), b"", True, flags)
+        value, diags = _compiler().load(os.fspath(model), b"", True, flags)
     elif isinstance(model, str):
-        value, diags = _fusec.load("<string>", model.encode(), False, flags)
+        value, diags = _compiler().load("<string>", model.encode(), False, flags)
     else:
         raise TypeError("fusec.load: a path, MLIR text, bytes or an "
                         "onnx.ModelProto, not %s" % type(model).__name__)
     return Model(_check(value, diags))
+
+
+def from_torch(module, example_inputs, dynamic_shapes=None, **options):
+    """Exports a PyTorch module to ONNX in memory (torch.onnx.export with
+    dynamo=True, as bench/models.py does) and loads it: `example_inputs` is
+    a tuple of tensors (one tensor is taken as a 1-tuple). torch is needed
+    only here."""
+    import torch
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
+    module = module.eval()
+    program = torch.onnx.export(module, tuple(example_inputs), dynamo=True,
+                                dynamic_shapes=dynamic_shapes)
+    return load(program.model_proto, **options)
 
 
 class Model:
@@ -119,7 +140,7 @@ class Model:
         """The fusion report (`fusec --emit=report`): kernels before and
         after fusion, each fusion's operations and bytes, what was not fused
         and why, the memory plan, low-precision counts."""
-        value, diags = _fusec.report(self._handle, _flags(options))
+        value, diags = _compiler().report(self._handle, _flags(options))
         return _check(value, diags)
 
     def compile(self, backend="auto", **options):
@@ -128,22 +149,12 @@ class Model:
         interpreter), "gpu" or "interp"; other keywords are the tool's
         options (mixed_precision="f16", fuse=False, ...)."""
         options = dict(options, backend=backend)
-        value, diags = _fusec.compile(self._handle, _flags(options))
+        value, diags = _compiler().compile(self._handle, _flags(options))
         return Executable(_check(value, diags))
 
 
-_DTYPES = {"f32": np.float32, "f16": np.float16, "f64": np.float64,
-           "i32": np.int32, "i64": np.int64, "i1": np.bool_}
-
-
 def _numpy_dtype(name):
-    if name == "bf16":
-        try:
-            import ml_dtypes
-            return np.dtype(ml_dtypes.bfloat16)
-        except ImportError:
-            return np.dtype(np.uint16)
-    return np.dtype(_DTYPES[name])
+    return _arrays.numpy_dtype(name)
 
 
 class Executable:
@@ -170,43 +181,34 @@ class Executable:
         return self._handle.device
 
     def __call__(self, *arrays):
-        expected = self.arguments
-        if len(arrays) != len(expected):
-            raise CompileError([Diagnostic(
-                "error", "", "expected %d argument(s) (%s), got %d" % (
-                    len(expected), ", ".join(a[0] for a in expected),
-                    len(arrays)),
-                "fusec: error: expected %d argument(s), got %d" % (
-                    len(expected), len(arrays)))])
-        prepared = []
-        for array, (name, dtype, shape) in zip(arrays, expected):
-            a = np.asarray(array)
-            want = _numpy_dtype(dtype)
-            if dtype == "bf16" and a.dtype != want:
-                raise TypeError("argument '%s' is bf16: pass an "
-                                "ml_dtypes.bfloat16 array" % name)
-            if dtype == "bf16":
-                a = a.view(np.uint16)
-            elif a.dtype != want:
-                hint = (" (NumPy makes float64 by default: "
-                        "x.astype(np.float32))"
-                        if a.dtype == np.float64 else "")
-                raise TypeError("argument '%s' is %s, got an array of %s%s"
-                                % (name, want, a.dtype, hint))
-            if tuple(a.shape) != tuple(shape):
-                raise ValueError("argument '%s' has shape %s, got %s"
-                                 % (name, tuple(shape), tuple(a.shape)))
-            # (np.ascontiguousarray would make a 0-d array 1-d.)
-            prepared.append(a if a.flags.c_contiguous else
-                            np.ascontiguousarray(a))
-        value, diags = _fusec.run(self._handle, prepared)
-        outputs = _check(value, diags)
-        typed = []
-        for out, (name, dtype, shape) in zip(outputs, self.results):
-            if dtype == "bf16":
-                out = out.view(_numpy_dtype("bf16"))
-            typed.append(out)
-        return typed[0] if len(typed) == 1 else tuple(typed)
+        def error(message):
+            raise CompileError([Diagnostic("error", "", message,
+                                           "fusec: error: " + message)])
+        prepared = _arrays.prepare(arrays, self.arguments, error)
+        value, diags = _compiler().run(self._handle, prepared)
+        return _arrays.results(_check(value, diags), self.results)
+
+    def save(self, path):
+        """Writes the compiled model as an .fsx artifact (`fusec
+        --emit=exec`), which fusec.runtime.load and fusec-run run without
+        the compiler. The file is replaced atomically."""
+        value, diags = _compiler().artifact(self._handle, False)
+        data = _check(value, diags)
+        path = os.fspath(path)
+        tmp = "%s.tmp-%d" % (path, os.getpid())
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+    def cuda_source(self):
+        """The CUDA C++ of the model's kernels (`fusec --emit=cuda`): for a
+        GPU build, or compiled for the CPU (-DFUSEC_HOST) as the host
+        kernels of fusec.runtime.load(..., host_kernels=)."""
+        value, diags = _compiler().artifact(self._handle, True)
+        return _check(value, diags).decode()
 
 
 from . import training  # noqa: E402  (uses the names above)
+from . import runtime  # noqa: E402
