@@ -26,7 +26,7 @@
 // REPORT-NEXT: fusion #0 (row_reduction, 3 ops): fusec.reduce_sum@[[#@LINE+6]]:8, fusec.exp@[[#@LINE+7]]:8, fusec.mul@[[#@LINE+8]]:8{{$}}
 // x (1024) and c (32) in, 32 out; the reduction and exp results (32 each)
 // stay inside: 2 * (32 + 32) + 2 * 16384 = 32896.
-// REPORT-NEXT: bytes in 1056, out 32, saved ~32896
+// REPORT-NEXT: bytes in 1056, out 32, saved ~32896 bytes
 // REPORT-NOT: not fused
 func.func @epilogue_producer_first(%x: tensor<8x32xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
   %0 = fusec.reduce_sum %x axes = [1] : tensor<8x32xf32> -> tensor<8xf32>
@@ -49,7 +49,7 @@ func.func @epilogue_producer_first(%x: tensor<8x32xf32>, %c: tensor<8xf32>) -> t
 // CHECK-NEXT: return %[[F]] : tensor<8xf32>
 // REPORT-LABEL: func @epilogue_producer_second: 3 kernels without fusion, 1 with fusion (1 fusions)
 // REPORT-NEXT: fusion #0 (row_reduction, 3 ops): fusec.reduce_sum@[[#@LINE+4]]:8, fusec.exp@[[#@LINE+5]]:8, fusec.mul@[[#@LINE+6]]:8{{$}}
-// REPORT-NEXT: bytes in 1056, out 32, saved ~32896
+// REPORT-NEXT: bytes in 1056, out 32, saved ~32896 bytes
 // REPORT-NOT: not fused
 func.func @epilogue_producer_second(%x: tensor<8x32xf32>, %c: tensor<8xf32>) -> tensor<8xf32> {
   %0 = fusec.reduce_sum %x axes = [1] : tensor<8x32xf32> -> tensor<8xf32>

@@ -6,7 +6,7 @@
 // over 2^64 elements divides its gradient by +2^64.
 // RUN: fusec %s --emit=report | FileCheck %s --check-prefix=REPORT
 // RUN: fusec %s --emit=report --fusion-launch-cost-bytes=9223372036854775807 | FileCheck %s --check-prefix=REPORT
-// REPORT: bytes in 9223372036854775807, out 9223372036854775807, saved ~9223372036854775807
+// REPORT: bytes in 9223372036854775807, out 9223372036854775807, saved ~9223372036854775807 bytes
 // REPORT: memory: not planned (code generation: 'tensor<4611686018427387904x4xf32>' has more than INT64_MAX bytes)
 // RUN: not fusec %s --entry=f --emit=exec -o %t.fsx 2>&1 | FileCheck %s --check-prefix=EXEC
 // EXEC: huge-shapes.mlir:[[# @LINE + 3]]:14: error: code generation: 'tensor<4611686018427387904x4xf32>' has more than INT64_MAX bytes

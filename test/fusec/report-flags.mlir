@@ -79,7 +79,7 @@
 // 2 * (256 + 256 + 128 + 128) + 4 * 16384 = 1536 + 65536 = 67072.
 // REPORT-NOFOLD-FUSE: func @fold: 4 kernels without fusion, 1 with fusion (1 fusions)
 // REPORT-NOFOLD-FUSE-NEXT: fusion #0 (loop, 5 ops): fusec.concat@[[#@LINE+23]]:8, fusec.exp@[[#@LINE+24]]:8, fusec.slice@[[#@LINE+25]]:12, fusec.slice@[[#@LINE+25]]:12, fusec.mul@[[#@LINE+26]]:8{{$}}
-// REPORT-NOFOLD-FUSE-NEXT: bytes in 256, out 128, saved ~67072
+// REPORT-NOFOLD-FUSE-NEXT: bytes in 256, out 128, saved ~67072 bytes
 // One temporary, the result (128 bytes, aligned to 256).
 // REPORT-NOFOLD-FUSE-NEXT: memory: arena 256 bytes, 1.000x the lower bound 256 (one buffer per temporary: 256, 0 saved); constants 0, workspace 0; peak at step 0 (launch of kernel 0 'fusec_{{[0-9a-f]+}}')
 // REPORT-NOFOLD-FUSE-NOT: {{.}}
@@ -88,7 +88,7 @@
 // location: 2 * (128 + 128) + 2 * 16384 = 512 + 32768 = 33280.
 // REPORT-FOLD-FUSE: func @fold: 3 kernels without fusion, 1 with fusion (1 fusions)
 // REPORT-FOLD-FUSE-NEXT: fusion #0 (loop, 3 ops): fusec.exp@[[#@LINE+15]]:8, fusec.exp@[[#@LINE+15]]:8, fusec.mul@[[#@LINE+17]]:8{{$}}
-// REPORT-FOLD-FUSE-NEXT: bytes in 256, out 128, saved ~33280
+// REPORT-FOLD-FUSE-NEXT: bytes in 256, out 128, saved ~33280 bytes
 // REPORT-FOLD-FUSE-NEXT: memory: arena 256 bytes, 1.000x the lower bound 256 (one buffer per temporary: 256, 0 saved); constants 0, workspace 0; peak at step 0 (launch of kernel 0 'fusec_{{[0-9a-f]+}}')
 // REPORT-FOLD-FUSE-NOT: {{.}}
 

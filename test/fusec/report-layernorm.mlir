@@ -30,9 +30,9 @@
 //   inside: 2 * (4 * 4096 + 3 * 32) + 7 * 16384 = 32960 + 114688 = 147648.
 // CHECK-LABEL: func @layernorm: 9 kernels without fusion, 2 with fusion (2 fusions)
 // CHECK-NEXT: fusion #0 (row_reduction, 8 ops): fusec.sub@[[#@LINE+24]]:9, fusec.mul@[[#@LINE+25]]:9, fusec.reduce_mean@[[#@LINE+26]]:10, fusec.add@[[#@LINE+27]]:9, fusec.rsqrt@[[#@LINE+28]]:8, fusec.mul@[[#@LINE+29]]:8, fusec.mul@[[#@LINE+30]]:8, fusec.add@[[#@LINE+31]]:8{{$}}
-// CHECK-NEXT: bytes in 5152, out 4096, saved ~147648
+// CHECK-NEXT: bytes in 5152, out 4096, saved ~147648 bytes
 // CHECK-NEXT: fusion #1 (row_reduction, 1 ops): fusec.reduce_mean@[[#@LINE+21]]:11{{$}}
-// CHECK-NEXT: bytes in 4096, out 32, saved ~0
+// CHECK-NEXT: bytes in 4096, out 32, saved ~0 bytes
 // CHECK-NEXT: not fused:
 // CHECK-NEXT: fusec.reduce_mean@[[#@LINE+18]]:11 -> fusec.sub@[[#@LINE+19]]:9: the consumer's kernel already contains a reduction
 // Memory: %mean (32 bytes, 256 aligned) and the result (4096) are live

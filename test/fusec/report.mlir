@@ -9,10 +9,10 @@
 // LIMIT-NEXT: fusion #0 (loop, 256 ops): fusec.neg@6:{{[0-9]+}}, {{.*}}, fusec.neg@261:{{[0-9]+}}{{$}}
 // 256 ops of tensor<4xf32> (16 bytes): in 16, out 16, saved 2 * 255 * 16 +
 // 255 * 16384 = 8160 + 4177920 = 4186080.
-// LIMIT-NEXT: bytes in 16, out 16, saved ~4186080
+// LIMIT-NEXT: bytes in 16, out 16, saved ~4186080 bytes
 // LIMIT-NEXT: fusion #1 (loop, 4 ops): fusec.neg@2:{{[0-9]+}}, fusec.neg@3:{{[0-9]+}}, fusec.neg@4:{{[0-9]+}}, fusec.neg@5:{{[0-9]+}}{{$}}
 // 4 ops: saved 2 * 3 * 16 + 3 * 16384 = 96 + 49152 = 49248.
-// LIMIT-NEXT: bytes in 16, out 16, saved ~49248
+// LIMIT-NEXT: bytes in 16, out 16, saved ~49248 bytes
 // LIMIT-NEXT: not fused:
 // LIMIT-NEXT: fusec.neg@5:{{[0-9]+}} -> fusec.neg@6:{{[0-9]+}}: the kernel reached the size limit of 256 operations
 // Two temporaries of 16 bytes (256 aligned); the second kernel writes its
@@ -73,9 +73,9 @@
 // Fusion #1 reads x (4096), writes %m (32), fuses nothing.
 // CHECK-LABEL: func @softmax: 5 kernels without fusion, 2 with fusion (2 fusions)
 // CHECK-NEXT: fusion #0 (row_reduction, 4 ops): fusec.sub@[[#@LINE+11]]:8, fusec.exp@[[#@LINE+12]]:8, fusec.reduce_sum@[[#@LINE+13]]:8, fusec.div@[[#@LINE+14]]:8{{$}}
-// CHECK-NEXT: bytes in 4128, out 4096, saved ~65600
+// CHECK-NEXT: bytes in 4128, out 4096, saved ~65600 bytes
 // CHECK-NEXT: fusion #1 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+8]]:8{{$}}
-// CHECK-NEXT: bytes in 4096, out 32, saved ~0
+// CHECK-NEXT: bytes in 4096, out 32, saved ~0 bytes
 // CHECK-NEXT: not fused:
 // CHECK-NEXT: fusec.reduce_max@[[#@LINE+5]]:8 -> fusec.sub@[[#@LINE+6]]:8: the consumer's kernel already contains a reduction
 // CHECK-NEXT: memory: arena 4352 bytes, 1.000x the lower bound 4352 (one buffer per temporary: 4352, 0 saved); constants 0, workspace 0; peak at step 1 (launch of kernel 1 'fusec_{{[0-9a-f]+}}')
@@ -100,11 +100,11 @@ func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
 // the lower bound; one buffer per temporary: 8192 + 2048 + 2048 = 12288.
 // CHECK-LABEL: func @mlp: 6 kernels without fusion, 3 with fusion (3 fusions)
 // CHECK-NEXT: fusion #0 (matmul, 3 ops): fusec.matmul@[[#@LINE+15]]:8, fusec.add@[[#@LINE+16]]:8, fusec.relu@[[#@LINE+17]]:8{{$}}
-// CHECK-NEXT: bytes in 37376, out 8192, saved ~65536
+// CHECK-NEXT: bytes in 37376, out 8192, saved ~65536 bytes
 // CHECK-NEXT: fusion #1 (matmul, 2 ops): fusec.matmul@[[#@LINE+16]]:8, fusec.add@[[#@LINE+17]]:8{{$}}
-// CHECK-NEXT: bytes in 24704, out 2048, saved ~20480
+// CHECK-NEXT: bytes in 24704, out 2048, saved ~20480 bytes
 // CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.gelu@[[#@LINE+16]]:8{{$}}
-// CHECK-NEXT: bytes in 2048, out 2048, saved ~0
+// CHECK-NEXT: bytes in 2048, out 2048, saved ~0 bytes
 // CHECK-NEXT: matmul fusec.matmul@[[#@LINE+9]]:8: with bias, relu (stops: 'fusec.matmul' at [[#@LINE+12]]:8: not a cuBLASLt epilogue (bias, relu, tanh gelu, cast))
 // CHECK-NEXT: matmul fusec.matmul@[[#@LINE+11]]:8: with bias (stops: 'fusec.gelu' at [[#@LINE+13]]:8: cuBLASLt's GELU epilogue is the tanh approximation, not the erf form)
 // CHECK-NEXT: not fused:
@@ -132,11 +132,11 @@ func.func @mlp(%x: tensor<16x64xf32>, %w1: tensor<64x128xf32>, %b1: tensor<128xf
 // the lower bound (at step 1), one buffer per temporary 3072.
 // CHECK-LABEL: func @diamond: 4 kernels without fusion, 3 with fusion (3 fusions)
 // CHECK-NEXT: fusion #0 (matmul, 1 ops): fusec.matmul@[[#@LINE+16]]:8{{$}}
-// CHECK-NEXT: bytes in 2048, out 1024, saved ~0
+// CHECK-NEXT: bytes in 2048, out 1024, saved ~0 bytes
 // CHECK-NEXT: fusion #1 (loop, 2 ops): fusec.add@[[#@LINE+15]]:8, fusec.mul@[[#@LINE+16]]:9{{$}}
-// CHECK-NEXT: bytes in 2048, out 1024, saved ~18432
+// CHECK-NEXT: bytes in 2048, out 1024, saved ~18432 bytes
 // CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.exp@[[#@LINE+11]]:8{{$}}
-// CHECK-NEXT: bytes in 1024, out 1024, saved ~0
+// CHECK-NEXT: bytes in 1024, out 1024, saved ~0 bytes
 // CHECK-NEXT: matmul fusec.matmul@[[#@LINE+10]]:8: no epilogue ('fusec.add' at [[#@LINE+11]]:8: the added operand is not a bias broadcast along the rows (one value per column))
 // CHECK-NEXT: not fused:
 // CHECK-NEXT: fusec.exp@[[#@LINE+7]]:8 -> fusec.matmul@[[#@LINE+8]]:8: the consumer is a matmul step (cuBLASLt)
@@ -158,37 +158,37 @@ func.func @diamond(%a: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16
 // y, q: 4x8 = 128, t: 2048, u: 3072, the row results r1, r3: 32, r2: 128.
 // CHECK-LABEL: func @reasons: 17 kernels without fusion, 15 with fusion (14 fusions)
 // CHECK-NEXT: fusion #0 (loop, 1 ops): fusec.relu@[[#@LINE+75]]:10{{$}}
-// CHECK-NEXT: bytes in 128, out 128, saved ~0
+// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
 // CHECK-NEXT: fusion #1 (loop, 1 ops): fusec.abs@[[#@LINE+71]]:9{{$}}
-// CHECK-NEXT: bytes in 128, out 128, saved ~0
+// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
 // a8 reads r3 (32) and y (128).
 // CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.add@[[#@LINE+67]]:9{{$}}
-// CHECK-NEXT: bytes in 160, out 128, saved ~0
+// CHECK-NEXT: bytes in 160, out 128, saved ~0 bytes
 // CHECK-NEXT: fusion #3 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+64]]:9{{$}}
-// CHECK-NEXT: bytes in 1024, out 32, saved ~0
+// CHECK-NEXT: bytes in 1024, out 32, saved ~0 bytes
 // a7 reads p (1024) and u (3072), writes 3x8x32: 3072.
 // CHECK-NEXT: fusion #4 (loop, 1 ops): fusec.sub@[[#@LINE+60]]:9{{$}}
-// CHECK-NEXT: bytes in 4096, out 3072, saved ~0
+// CHECK-NEXT: bytes in 4096, out 3072, saved ~0 bytes
 // CHECK-NEXT: fusion #5 (loop, 1 ops): fusec.add@[[#@LINE+57]]:9{{$}}
-// CHECK-NEXT: bytes in 3072, out 2048, saved ~0
+// CHECK-NEXT: bytes in 3072, out 2048, saved ~0 bytes
 // CHECK-NEXT: fusion #6 (loop, 1 ops): fusec.exp@[[#@LINE+54]]:8{{$}}
-// CHECK-NEXT: bytes in 1024, out 1024, saved ~0
+// CHECK-NEXT: bytes in 1024, out 1024, saved ~0 bytes
 // a3, a4, a5 read x once (1024), e (32) and n (128): 1184; write a5: 1024;
 // saved 2 * (1024 + 1024) (a3, a4) + 2 * 16384 = 36864.
 // CHECK-NEXT: fusion #7 (loop, 3 ops): fusec.add@[[#@LINE+46]]:9, fusec.add@[[#@LINE+48]]:9, fusec.add@[[#@LINE+49]]:9{{$}}
-// CHECK-NEXT: bytes in 1184, out 1024, saved ~36864
+// CHECK-NEXT: bytes in 1184, out 1024, saved ~36864 bytes
 // CHECK-NEXT: fusion #8 (loop, 1 ops): fusec.neg@[[#@LINE+45]]:8{{$}}
-// CHECK-NEXT: bytes in 128, out 128, saved ~0
+// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
 // CHECK-NEXT: fusion #9 (loop, 1 ops): fusec.exp@[[#@LINE+41]]:8{{$}}
-// CHECK-NEXT: bytes in 32, out 32, saved ~0
+// CHECK-NEXT: bytes in 32, out 32, saved ~0 bytes
 // CHECK-NEXT: fusion #10 (loop, 1 ops): fusec.mul@[[#@LINE+38]]:9{{$}}
-// CHECK-NEXT: bytes in 1152, out 1024, saved ~0
+// CHECK-NEXT: bytes in 1152, out 1024, saved ~0 bytes
 // CHECK-NEXT: fusion #11 (reduction, 1 ops): fusec.reduce_sum@[[#@LINE+35]]:9{{$}}
-// CHECK-NEXT: bytes in 1024, out 128, saved ~0
+// CHECK-NEXT: bytes in 1024, out 128, saved ~0 bytes
 // CHECK-NEXT: fusion #12 (loop, 1 ops): fusec.broadcast_to@[[#@LINE+32]]:9{{$}}
-// CHECK-NEXT: bytes in 32, out 128, saved ~0
+// CHECK-NEXT: bytes in 32, out 128, saved ~0 bytes
 // CHECK-NEXT: fusion #13 (row_reduction, 1 ops): fusec.reduce_sum@[[#@LINE+29]]:9{{$}}
-// CHECK-NEXT: bytes in 1024, out 32, saved ~0
+// CHECK-NEXT: bytes in 1024, out 32, saved ~0 bytes
 // CHECK-NEXT: not fused:
 // CHECK-NEXT: fusec.reduce_sum@[[#@LINE+26]]:9 -> fusec.broadcast_to@[[#@LINE+27]]:9: the consumer iterates over 4x8, neither the reduction's input nor its output
 // CHECK-NEXT: fusec.reduce_sum@[[#@LINE+27]]:9 -> fusec.mul@[[#@LINE+28]]:9: a reduction that is not a row reduction (the innermost dimensions) takes only an epilogue of its result's size

@@ -77,7 +77,7 @@ void fusec::printFusionReport(llvm::raw_ostream &os, func::FuncOp func,
     llvm::interleaveComma(group.ops, os,
                           [&](Operation *op) { os << opRef(op); });
     os << "\n    bytes in " << group.bytesIn << ", out " << group.bytesOut
-       << ", saved ~" << group.bytesSaved << "\n";
+       << ", saved ~" << group.bytesSaved << " bytes\n";
   }
   for (const MatmulDecision &m : plan.matmuls) {
     os << "  matmul " << opRef(m.matmul) << ": ";
