@@ -31,6 +31,21 @@ import fusec
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def timings(call, n):
+    """The seconds of each of `n` calls of `call`."""
+    seconds = []
+    for _ in range(n):
+        t = time.perf_counter()
+        call()
+        seconds.append(time.perf_counter() - t)
+    return seconds
+
+
+def quiet(cmd):
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fusec", default=os.path.join(ROOT, "build", "bin", "fusec"))
@@ -45,20 +60,11 @@ def main():
     exe = fusec.load(model).compile(backend="interp")
     compile_s = time.perf_counter() - start
     exe(*inputs)
-    calls = []
-    for _ in range(args.calls):
-        t = time.perf_counter()
-        exe(*inputs)
-        calls.append(time.perf_counter() - t)
+    calls = timings(lambda: exe(*inputs), args.calls)
     out = tempfile.mkdtemp(prefix="fusec-call-")
     cmd = [args.fusec, model, "--run", "--backend=interp", "--output-dir=" + out]
     cmd += ["--input=" + p for p in paths]
-    runs = []
-    for _ in range(args.runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        runs.append(time.perf_counter() - t)
+    runs = timings(lambda: quiet(cmd), args.runs)
     call, run = statistics.median(calls), statistics.median(runs)
     print("interpreter: load+compile %.2f ms; warm exe(*inputs) %.3f ms "
           "(median of %d); fusec --run %.1f ms (median of %d); ratio %.4f"
@@ -73,20 +79,11 @@ def main():
                     cu, "-o", so], check=True)
     host = fusec.runtime.load(fsx, host_kernels=so)
     host(*inputs)
-    calls = []
-    for _ in range(args.calls):
-        t = time.perf_counter()
-        host(*inputs)
-        calls.append(time.perf_counter() - t)
+    calls = timings(lambda: host(*inputs), args.calls)
     run_tool = os.path.join(os.path.dirname(args.fusec), "fusec-run")
     cmd = [run_tool, fsx, "--host-kernels=" + so, "--output-dir=" + out]
     cmd += ["--input=" + p for p in paths]
-    runs = []
-    for _ in range(args.runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL)
-        runs.append(time.perf_counter() - t)
+    runs = timings(lambda: quiet(cmd), args.runs)
     call, run = statistics.median(calls), statistics.median(runs)
     print("host device: warm call %.3f ms (median of %d); fusec-run %.1f ms "
           "(median of %d); ratio %.4f"

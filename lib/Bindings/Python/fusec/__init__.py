@@ -157,36 +157,19 @@ def _numpy_dtype(name):
     return _arrays.numpy_dtype(name)
 
 
-class Executable:
+class Executable(_arrays.Callable):
     """A compiled model: call it with one array per argument (NumPy, or
     anything np.asarray accepts); returns an array, or a tuple of arrays
     for several results. Arrays are checked (dtype, shape) before anything
     runs; non-contiguous ones are copied."""
 
-    def __init__(self, handle):
-        self._handle = handle
+    def _error(self, message):
+        raise CompileError([Diagnostic("error", "", message,
+                                       "fusec: error: " + message)])
 
-    @property
-    def arguments(self):
-        """[(name, dtype, shape)] of the entry function's arguments."""
-        return [(n, d, tuple(s)) for n, d, s in self._handle.arguments]
-
-    @property
-    def results(self):
-        return [(n, d, tuple(s)) for n, d, s in self._handle.results]
-
-    @property
-    def device(self):
-        """Where it runs: "the reference interpreter (CPU)" or the GPU."""
-        return self._handle.device
-
-    def __call__(self, *arrays):
-        def error(message):
-            raise CompileError([Diagnostic("error", "", message,
-                                           "fusec: error: " + message)])
-        prepared = _arrays.prepare(arrays, self.arguments, error)
+    def _run(self, prepared):
         value, diags = _compiler().run(self._handle, prepared)
-        return _arrays.results(_check(value, diags), self.results)
+        return _check(value, diags)
 
     def save(self, path):
         """Writes the compiled model as an .fsx artifact (`fusec

@@ -57,3 +57,30 @@ def results(outputs, described):
             out = out.view(numpy_dtype("bf16"))
         typed.append(out)
     return typed[0] if len(typed) == 1 else tuple(typed)
+
+
+class Callable:
+    """What compiled models and loaded artifacts share: their signature,
+    where they run, and a call that checks the arrays first. A subclass
+    gives `_run(prepared)` and `_error(message)`."""
+
+    def __init__(self, handle):
+        self._handle = handle
+
+    @property
+    def arguments(self):
+        """[(name, dtype, shape)] of the entry function's arguments."""
+        return [(n, d, tuple(s)) for n, d, s in self._handle.arguments]
+
+    @property
+    def results(self):
+        return [(n, d, tuple(s)) for n, d, s in self._handle.results]
+
+    @property
+    def device(self):
+        """Where it runs: the reference interpreter, the host CPU, a GPU."""
+        return self._handle.device
+
+    def __call__(self, *arrays):
+        prepared = prepare(arrays, self.arguments, self._error)
+        return results(self._run(prepared), self.results)

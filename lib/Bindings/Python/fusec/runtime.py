@@ -37,27 +37,14 @@ def load(path, device="auto", host_kernels=None):
     return Executable(loaded)
 
 
-class Executable:
+class Executable(_arrays.Callable):
     """A loaded artifact: call it with one array per argument."""
 
-    def __init__(self, handle):
-        self._handle = handle
+    def _error(self, message):
+        _raise(message)
 
-    @property
-    def arguments(self):
-        return [(n, d, tuple(s)) for n, d, s in self._handle.arguments]
-
-    @property
-    def results(self):
-        return [(n, d, tuple(s)) for n, d, s in self._handle.results]
-
-    @property
-    def device(self):
-        return self._handle.device
-
-    def __call__(self, *arrays):
-        prepared = _arrays.prepare(arrays, self.arguments, _raise)
+    def _run(self, prepared):
         outputs, error = _runtime.run(self._handle, prepared)
         if outputs is None:
             _raise(error)
-        return _arrays.results(outputs, self.results)
+        return outputs

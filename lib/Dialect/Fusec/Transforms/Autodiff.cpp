@@ -115,6 +115,22 @@ SmallVector<Value> inputsOf(Operation *op) {
   return inputs;
 }
 
+/// The operations of `body` that `values` depend on, in order.
+SmallVector<Operation *> opsReaching(Block &body, ValueRange values) {
+  llvm::DenseSet<Value> reaches(values.begin(), values.end());
+  SmallVector<Operation *> ops;
+  for (Operation &op : llvm::reverse(body.without_terminator())) {
+    if (llvm::none_of(op.getResults(),
+                      [&](Value v) { return reaches.contains(v); }))
+      continue;
+    ops.push_back(&op);
+    for (Value v : inputsOf(&op))
+      reaches.insert(v);
+  }
+  std::reverse(ops.begin(), ops.end());
+  return ops;
+}
+
 LogicalResult GradientBuilder::analyze() {
   Block &body = func.getBody().front();
   for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
@@ -127,29 +143,10 @@ LogicalResult GradientBuilder::analyze() {
                      [&](Value v) { return varied.contains(v); }))
       varied.insert(op.result_begin(), op.result_end());
 
-  // Backward: what the loss depends on.
-  llvm::DenseSet<Value> reaches;
-  reaches.insert(body.getTerminator()->getOperand(0));
-  for (Operation &op : llvm::reverse(body.without_terminator())) {
-    if (llvm::none_of(op.getResults(),
-                      [&](Value v) { return reaches.contains(v); }))
-      continue;
-    needed.push_back(&op);
-    for (Value v : inputsOf(&op))
-      reaches.insert(v);
-  }
-  std::reverse(needed.begin(), needed.end());
-  for (Value v : body.getTerminator()->getOperands())
-    reaches.insert(v);
-  for (Operation &op : llvm::reverse(body.without_terminator())) {
-    if (llvm::none_of(op.getResults(),
-                      [&](Value v) { return reaches.contains(v); }))
-      continue;
-    neededByAny.push_back(&op);
-    for (Value v : inputsOf(&op))
-      reaches.insert(v);
-  }
-  std::reverse(neededByAny.begin(), neededByAny.end());
+  // Backward: what the loss depends on, and what any result does.
+  Operation *terminator = body.getTerminator();
+  needed = opsReaching(body, terminator->getOperands().take_front());
+  neededByAny = opsReaching(body, terminator->getOperands());
 
   // Every operation on a path from a parameter to the loss needs a rule.
   for (Operation *op : needed) {
