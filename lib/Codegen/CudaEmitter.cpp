@@ -9,10 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Codegen/CudaEmitter.h"
+#include "LaneAccess.h"
 #include "fusec/Codegen/KernelCache.h"
 #include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/IR/FusionForms.h"
+#include "fusec/Support/Checked.h"
 #include "fusec/Support/Float16.h"
 
 #include "llvm/ADT/SmallBitVector.h"
@@ -205,6 +207,26 @@ std::string linearize(const Index &idx, ArrayRef<int64_t> shape) {
   return s.empty() ? "0" : s;
 }
 
+/// `expr` with every occurrence of the identifier `name` replaced by `by`.
+std::string replaceIdentifier(const std::string &expr, const std::string &name,
+                              const std::string &by) {
+  auto isWord = [](char c) {
+    return std::isalnum((unsigned char)c) || c == '_';
+  };
+  std::string r;
+  for (size_t i = 0; i < expr.size();) {
+    if (expr.compare(i, name.size(), name) == 0 &&
+        (i == 0 || !isWord(expr[i - 1])) &&
+        (i + name.size() == expr.size() || !isWord(expr[i + name.size()]))) {
+      r += by;
+      i += name.size();
+    } else {
+      r += expr[i++];
+    }
+  }
+  return r;
+}
+
 /// The index of an operand of shape `from` broadcast (NumPy) to `to`.
 Index broadcastIndex(const Index &idx, ArrayRef<int64_t> from,
                      ArrayRef<int64_t> to) {
@@ -269,6 +291,25 @@ void removeUnusedDeclarations(std::string &text) {
 // The emitter
 //===----------------------------------------------------------------------===//
 
+/// What the kernel shapes of a reduction share: its sizes and the C++ of
+/// its accumulator.
+struct ReductionCode {
+  Operation *op = nullptr;
+  Value input, reduced;
+  SmallVector<int64_t> inShape, axes, kept, red;
+  int64_t rows = 0, elements = 0, length = 0;
+  DType dtype = DType::F32;
+  bool fl = false, f64 = false, sum = false, mean = false, prod = false,
+       isMax = false;
+  /// Sums and products accumulate wider (f64, wrapping u64).
+  bool wide = false;
+  std::string acc, init; // The accumulator's type and initial value.
+
+  std::string combine(const std::string &a, const std::string &b) const;
+  /// An element as the accumulator's type.
+  std::string widen(const std::string &v) const;
+};
+
 class KernelEmitter {
 public:
   KernelEmitter(FusionOp fusion, const TargetInfo &target,
@@ -312,7 +353,45 @@ private:
   /// distinct size; any grid shape works.
   void emitGridStrideOutputs(llvm::function_ref<bool(Value)> include);
   LogicalResult emitLinearElementwise(KernelSource &k);
+  /// Outputs of one shape whose innermost extent is a multiple of the
+  /// vector width: each thread computes `width` consecutive outputs of a
+  /// row, loading the inputs LaneAccess finds contiguous as vectors.
+  /// Returns false (emitting nothing) when that does not pay.
+  bool emitLaneElementwise(KernelSource &k);
+  /// The vector width (16 bytes of the widest element) of a lane loop over
+  /// `streams` and the fusion's inputs whose rows have more than one
+  /// element.
+  int64_t laneWidthFor(ArrayRef<Value> streams);
+  /// Emits `emit` for each lane of a thread, the first at index `first`,
+  /// the others one further in the innermost dimension (laneComponent).
+  void emitLanes(const Index &first,
+                 llvm::function_ref<void(const Index &)> emit);
+  /// Records the parameters a lane loop moves in 16-byte accesses: the
+  /// contiguous inputs and `outputsWritten`.
+  void noteVectorAccesses(ArrayRef<Value> outputsWritten);
   LogicalResult emitReduction(KernelSource &k, Operation *reduce);
+  ReductionCode describeReduction(Operation *reduce);
+  /// The reduced value from the accumulator `acc`, rounded to the element
+  /// type as the reference does.
+  std::string reducedValue(const ReductionCode &r, const std::string &acc);
+  /// Position of input element (row, j) as index components.
+  Index reductionInputIndex(const ReductionCode &r, const std::string &row,
+                            const std::string &j);
+  /// Writes the outputs of `count` elements at position `linear` in one
+  /// scope (values they share are computed once), under `guard` if not
+  /// empty; `inputAt`, if given, is the same position as an index of the
+  /// reduction's input, used for outputs of the input's shape instead of
+  /// dividing `linear` again.
+  void emitReductionOutputsAt(const ReductionCode &r, int64_t count,
+                              const std::string &linear,
+                              const std::string &guard,
+                              const Index *inputAt = nullptr);
+  /// Combines `acc` over the lanes `from`, `from / 2`, ..., 1 apart.
+  void emitShuffleCombine(const ReductionCode &r, int from);
+  /// Rows of threads of a warp or of a block (packed or block per row).
+  void emitRowReduction(KernelSource &k, const ReductionCode &r);
+  /// Other reductions: sliced over a block, or a thread per output.
+  void emitColumnReduction(KernelSource &k, const ReductionCode &r);
   std::vector<std::pair<int64_t, int64_t>> inPlacePairs(int64_t n);
   LogicalResult checkRowAligned(Operation *reduce, int64_t rows,
                                 bool rowReduction);
@@ -341,6 +420,16 @@ private:
   // Vector mode: input argument -> vector variable holding its lanes.
   llvm::DenseMap<Value, std::string> laneVectors;
   std::string lane; // The lane variable in vector mode.
+  // Lane mode (emitLaneElementwise): how each input is read, the lane
+  // being emitted, and the innermost index component of the first lane and
+  // of the current one.
+  SmallVector<LaneAccess> laneAccess;
+  int64_t laneWidth = 0, laneNumber = 0;
+  std::string laneFirst, laneComponent;
+  std::string laneFirstPosition; // The first lane's output position.
+  // Bytes per access of each parameter (inputs, then outputs), for
+  // KernelSource::bytesIn16ByteAccesses.
+  std::vector<int64_t> accessBytes;
   // Linear mode: every index is one component, the element's linear
   // position ("0" for single-element values).
   bool linearMode = false;
@@ -363,8 +452,16 @@ Index KernelEmitter::delinearize(const std::string &linear,
         stride == 1 ? linear : "(" + linear + ") / " + std::to_string(stride);
     if (d > 0)
       e = "(" + e + ") % " + std::to_string(shape[d]);
+    // The same component twice (a reshape read by every vector lane) is
+    // one variable.
+    std::string key = "index " + e;
+    if (std::string *known = lookup(key)) {
+      idx.push_back(*known);
+      continue;
+    }
     std::string name = fresh("d");
     line("const " + indexType + " " + name + " = " + e + ";");
+    memo.back()[key] = name;
     idx.push_back(name);
   }
   return idx;
@@ -398,8 +495,34 @@ FailureOr<std::string> KernelEmitter::loadInput(BlockArgument arg,
   }
   if (linearMode)
     return loadExpr(t, param + "[" + (countOf(arg) == 1 ? "0" : idx[0]) + "]");
-  return loadExpr(t, param + "[" + linearize(idx, tensorType(arg).getShape()) +
-                         "]");
+  std::string linear = linearize(idx, tensorType(arg).getShape());
+  if (!laneAccess.empty() &&
+      laneAccess[arg.getArgNumber()] == LaneAccess::Contiguous) {
+    // Where the index names the lane, the lanes read consecutive elements
+    // from a multiple of the width: one vector, at the first lane's
+    // position (the index with the first lane's innermost component).
+    std::string first = replaceIdentifier(linear, laneComponent, laneFirst);
+    if (replaceIdentifier(linear, laneComponent, "") != linear) {
+      std::string key = "vector " + param + "@" + first;
+      std::string vector;
+      if (std::string *known = lookup(key)) {
+        vector = *known;
+      } else {
+        vector = fresh("x");
+        // (Read where the output is written: the loop's vector index.)
+        std::string at = first == laneFirstPosition
+                             ? std::string("w")
+                             : "(" + first + ") / " + std::to_string(laneWidth);
+        std::string type = std::string("fusec_vec<") + storageType(t) + ", " +
+                           std::to_string(laneWidth) + ">";
+        line("const " + type + " " + vector + " = reinterpret_cast<const " +
+             type + " *>(" + param + ")[" + at + "];");
+        memo.back()[key] = vector;
+      }
+      return loadExpr(t, vector + ".v[" + std::to_string(laneNumber) + "]");
+    }
+  }
+  return loadExpr(t, param + "[" + linear + "]");
 }
 
 std::string KernelEmitter::emitValue(Value v, const Index &idx) {
@@ -492,6 +615,20 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
       return emitValue(in, Index(1, countOf(in) == 1 ? "0" : idx[0]));
     if (countOf(in) == 1)
       return emitValue(in, Index(tensorType(in).getRank(), "0"));
+    ArrayRef<int64_t> inShape = tensorType(in).getShape();
+    if (!shape.empty() && !inShape.empty() && inShape.back() == shape.back()) {
+      // The innermost dimension kept: it maps to itself (so that a vector
+      // lane's component stays visible, LaneAccess), the others through
+      // their linear position.
+      Index inIdx =
+          inShape.size() == 1
+              ? Index()
+              : delinearize(linearize(Index(idx.begin(), idx.end() - 1),
+                                      shape.drop_back()),
+                            inShape.drop_back());
+      inIdx.push_back(idx.back());
+      return emitValue(in, inIdx);
+    }
     std::string lin = linearize(idx, shape);
     return emitValue(in, delinearize(lin, tensorType(in).getShape()));
   }
@@ -994,11 +1131,16 @@ LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
   for (Value v : outputs)
     widest = std::max(widest, dtypeSize(dtypeOf(v)));
   int64_t vec = std::max<int64_t>(1, 16 / widest);
+  k.shapesAllowVectors = n % vec == 0;
   if (n < vec * 4)
     vec = 1; // Tiny kernels: not worth a vector loop.
   k.kind = FusionKind::Loop;
   k.work = n;
   k.vectorWidth = vec;
+  for (auto [p, v] :
+       llvm::enumerate(llvm::concat<const Value>(body.getArguments(), outputs)))
+    if (vec * int64_t(dtypeSize(dtypeOf(v))) == 16 && countOf(v) == n)
+      accessBytes[p] = 16;
   inPlace = inPlacePairs(n);
   k.inPlace = inPlace;
   k.blockSize = target.elementwiseBlock;
@@ -1078,6 +1220,120 @@ LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
   --indent;
   line("}");
   return success();
+}
+
+int64_t KernelEmitter::laneWidthFor(ArrayRef<Value> streams) {
+  size_t widest = 1;
+  for (Value v : streams)
+    widest = std::max(widest, dtypeSize(dtypeOf(v)));
+  // (Inputs broadcast along the innermost dimension are read once per
+  // thread, not as vectors.)
+  for (BlockArgument arg : body.getArguments())
+    if (countOf(arg) > 1 && tensorType(arg).getShape().back() > 1)
+      widest = std::max(widest, dtypeSize(dtypeOf(arg)));
+  return std::max<int64_t>(1, 16 / int64_t(widest));
+}
+
+void KernelEmitter::emitLanes(const Index &first,
+                              llvm::function_ref<void(const Index &)> emit) {
+  laneFirst = first.back();
+  for (laneNumber = 0; laneNumber < laneWidth; ++laneNumber) {
+    Index idx = first;
+    if (laneNumber > 0) {
+      idx.back() = fresh("d");
+      line("const " + indexType + " " + idx.back() + " = " + laneFirst + " + " +
+           std::to_string(laneNumber) + ";");
+    }
+    laneComponent = idx.back();
+    emit(idx);
+  }
+  laneNumber = 0;
+}
+
+bool KernelEmitter::emitLaneElementwise(KernelSource &k) {
+  ValueRange outputs = fusion.getYield().getValues();
+  ArrayRef<int64_t> shape = tensorType(outputs.front()).getShape();
+  for (Value v : outputs)
+    if (tensorType(v).getShape() != shape)
+      return false;
+  if (shape.empty())
+    return false;
+  SmallVector<Value> roots(outputs.begin(), outputs.end());
+  int64_t width = laneWidthFor(roots);
+  int64_t n = countOf(outputs.front()), row = shape.back();
+  k.shapesAllowVectors = row % width == 0;
+  if (width == 1 || row % width != 0 || n < width * 4)
+    return false;
+  SmallVector<LaneAccess> access = analyzeLaneAccess(fusion, width, roots);
+  // Worth it when the vector streams (the outputs and the contiguous
+  // inputs) move more bytes than the inputs read lane by lane.
+  int64_t vectorBytes = 0, scatteredBytes = 0;
+  for (Value v : outputs)
+    vectorBytes += n * int64_t(dtypeSize(dtypeOf(v)));
+  for (BlockArgument arg : body.getArguments()) {
+    int64_t bytes = countOf(arg) * int64_t(dtypeSize(dtypeOf(arg)));
+    if (access[arg.getArgNumber()] == LaneAccess::Contiguous)
+      vectorBytes += bytes;
+    else if (access[arg.getArgNumber()] == LaneAccess::Scattered)
+      scatteredBytes += bytes;
+  }
+  if (scatteredBytes >= vectorBytes)
+    return false;
+
+  laneAccess = access;
+  laneWidth = width;
+  noteVectorAccesses(roots);
+  k.kind = FusionKind::Loop;
+  k.work = n;
+  k.vectorWidth = width;
+  k.blockSize = target.elementwiseBlock;
+  k.gridSize = target.gridFor(n, int64_t(k.blockSize) * width);
+  std::string w = std::to_string(width);
+  emitSignature();
+  ++indent;
+  line("const " + indexType + " vectors = " + std::to_string(n / width) + ";");
+  line("for (" + indexType + " w = (" + indexType +
+       ")blockIdx.x * blockDim.x + threadIdx.x; w < vectors; w += (" +
+       indexType + ")gridDim.x * blockDim.x) {");
+  ++indent;
+  pushScope();
+  std::string position = fresh("d");
+  line("const " + indexType + " " + position + " = w * " + w + ";");
+  Index first = delinearize(position, shape);
+  laneFirstPosition = linearize(first, shape);
+  for (auto [i, v] : llvm::enumerate(outputs))
+    line(std::string("fusec_vec<") + storageType(dtypeOf(v)) + ", " + w +
+         "> y" + std::to_string(i) + ";");
+  emitLanes(first, [&](const Index &idx) {
+    for (auto [i, v] : llvm::enumerate(outputs))
+      line("y" + std::to_string(i) + ".v[" + std::to_string(laneNumber) +
+           "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+  });
+  laneAccess.clear();
+  laneFirstPosition.clear();
+  for (auto [i, v] : llvm::enumerate(outputs))
+    line(std::string("reinterpret_cast<fusec_vec<") + storageType(dtypeOf(v)) +
+         ", " + w + "> *>(out" + std::to_string(i) + ")[w] = y" +
+         std::to_string(i) + ";");
+  popScope();
+  --indent;
+  line("}");
+  --indent;
+  line("}");
+  return true;
+}
+
+void KernelEmitter::noteVectorAccesses(ArrayRef<Value> outputsWritten) {
+  auto note = [&](int64_t param, Value v) {
+    if (laneWidth * int64_t(dtypeSize(dtypeOf(v))) == 16)
+      accessBytes[size_t(param)] = 16;
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (laneAccess[arg.getArgNumber()] == LaneAccess::Contiguous)
+      note(arg.getArgNumber(), arg);
+  for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues()))
+    if (llvm::is_contained(outputsWritten, v))
+      note(body.getNumArguments() + int64_t(i), v);
 }
 
 LogicalResult KernelEmitter::emitElementwise(KernelSource &k) {
@@ -1185,240 +1441,461 @@ LogicalResult KernelEmitter::checkRowAligned(Operation *reduce, int64_t rows,
   return success();
 }
 
-LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
-  Value input = reduce->getOperand(0);
-  Value reduced = reduce->getResult(0);
-  ArrayRef<int64_t> inShape = tensorType(input).getShape();
+ReductionCode KernelEmitter::describeReduction(Operation *reduce) {
+  ReductionCode r;
+  r.input = reduce->getOperand(0);
+  r.reduced = reduce->getResult(0);
+  r.op = reduce;
+  ArrayRef<int64_t> inShape = tensorType(r.input).getShape();
+  r.inShape.assign(inShape.begin(), inShape.end());
   ArrayRef<int64_t> axes =
       reduce->getAttrOfType<DenseI64ArrayAttr>("axes").asArrayRef();
-  int64_t rows = countOf(reduced);
-  int64_t elements = countOf(input);
-  int64_t length = rows ? elements / rows : 0;
-  SmallVector<int64_t> kept, red;
+  r.axes.assign(axes.begin(), axes.end());
+  r.rows = countOf(r.reduced);
+  r.elements = countOf(r.input);
+  r.length = r.rows ? r.elements / r.rows : 0;
   for (int64_t d = 0; d < int64_t(inShape.size()); ++d)
-    (llvm::is_contained(axes, d) ? red : kept).push_back(inShape[d]);
-  // The planner's decision (reductionKind), checked by the verifier.
-  bool rowReduction = fusion.getKind() == FusionKind::RowReduction;
+    (llvm::is_contained(axes, d) ? r.red : r.kept).push_back(inShape[d]);
 
-  // Outputs: per row (the reduction's size), per element (its input's),
-  // other sizes (not depending on the reduction) in loops of their own.
-  ValueRange outputs = fusion.getYield().getValues();
-  if (failed(checkRowAligned(reduce, rows, rowReduction)))
-    return failure();
-  auto isOther = [&](Value v) {
-    return countOf(v) != rows && countOf(v) != elements;
-  };
-
-  DType t = dtypeOf(input);
-  bool fl = isFloat(t);
+  DType t = r.dtype = dtypeOf(r.input);
+  r.fl = isFloat(t);
   ReductionCombiner combiner = cast<ReductionOpInterface>(reduce).getCombiner();
-  bool sum =
-      combiner == ReductionCombiner::Sum || combiner == ReductionCombiner::Mean;
-  bool isMax = combiner == ReductionCombiner::Max;
+  r.mean = combiner == ReductionCombiner::Mean;
+  r.sum = combiner == ReductionCombiner::Sum || r.mean;
+  r.isMax = combiner == ReductionCombiner::Max;
   // Products accumulate like sums (f64 for floats, wrapping u64 for
   // integers), from 1.
-  bool prod = combiner == ReductionCombiner::Prod;
-  bool wide = sum || prod;
-  bool f64 = t == DType::F64;
-  std::string acc = fl ? (wide || f64 ? "double" : "float")
-                       : (wide ? "fusec_u64" : "fusec_i64");
-  std::string init;
-  if (prod)
-    init = fl ? "1.0" : "1ull";
-  else if (fl && f64 && !sum)
-    init = isMax ? "fusec_u2d(0xfff0000000000000ull)"
-                 : "fusec_u2d(0x7ff0000000000000ull)";
-  else if (fl)
-    init = sum ? "-0.0"
-               : (isMax ? "fusec_u2f(0xff800000u)" : "fusec_u2f(0x7f800000u)");
-  else if (sum)
-    init = "0ull";
+  r.prod = combiner == ReductionCombiner::Prod;
+  r.wide = r.sum || r.prod;
+  r.f64 = t == DType::F64;
+  r.acc = r.fl ? (r.wide || r.f64 ? "double" : "float")
+               : (r.wide ? "fusec_u64" : "fusec_i64");
+  if (r.prod)
+    r.init = r.fl ? "1.0" : "1ull";
+  else if (r.fl && r.f64 && !r.sum)
+    r.init = r.isMax ? "fusec_u2d(0xfff0000000000000ull)"
+                     : "fusec_u2d(0x7ff0000000000000ull)";
+  else if (r.fl)
+    r.init =
+        r.sum ? "-0.0"
+              : (r.isMax ? "fusec_u2f(0xff800000u)" : "fusec_u2f(0x7f800000u)");
+  else if (r.sum)
+    r.init = "0ull";
   else if (t == DType::I32)
-    init = isMax ? "(fusec_i64)(-2147483647 - 1)" : "(fusec_i64)2147483647";
+    r.init = r.isMax ? "(fusec_i64)(-2147483647 - 1)" : "(fusec_i64)2147483647";
   else
-    init = isMax ? "(fusec_i64)0x8000000000000000ull"
-                 : "(fusec_i64)0x7fffffffffffffffll";
-  auto combine = [&](const std::string &a, const std::string &b) {
-    if (sum)
-      return "(" + a + " + " + b + ")";
-    if (prod)
-      return "(" + a + " * " + b + ")";
-    if (fl && f64)
-      return std::string(isMax ? "fusec_maxd(" : "fusec_mind(") + a + ", " + b +
-             ")";
-    if (fl)
-      return std::string(isMax ? "fusec_maxf(" : "fusec_minf(") + a + ", " + b +
-             ")";
-    return "(" + a + (isMax ? " > " : " < ") + b + " ? " + a + " : " + b + ")";
-  };
-  auto widen = [&](const std::string &v) {
-    if (!wide)
-      return fl ? v : "(fusec_i64)(" + v + ")";
-    return fl ? "(double)(" + v + ")" : "(fusec_u64)(fusec_i64)(" + v + ")";
-  };
-  // The reduced value, rounded to the element type as the reference does.
-  auto finish = [&](const std::string &a) -> std::string {
-    if (!fl)
-      return std::string("(") + computeType(t) + ")(" + a + ")";
-    std::string d = a;
-    if (combiner == ReductionCombiner::Mean)
-      d = "(" + a + " / " + std::to_string(length) + ".0)";
-    else if (sum && length == 0)
-      d = "0.0"; // The empty sum is +0.
-    if (!wide || f64)
-      return d; // max/min: already a value of the element type; f64 sums.
-    if (t == DType::F32 || !options.fp16RoundEachOp)
-      return "(float)" + d;
-    return roundTo(t, "fusec_d2f_rto(" + d + ")");
-  };
+    r.init = r.isMax ? "(fusec_i64)0x8000000000000000ull"
+                     : "(fusec_i64)0x7fffffffffffffffll";
+  return r;
+}
 
+std::string ReductionCode::combine(const std::string &a,
+                                   const std::string &b) const {
+  if (sum)
+    return "(" + a + " + " + b + ")";
+  if (prod)
+    return "(" + a + " * " + b + ")";
+  if (fl && f64)
+    return std::string(isMax ? "fusec_maxd(" : "fusec_mind(") + a + ", " + b +
+           ")";
+  if (fl)
+    return std::string(isMax ? "fusec_maxf(" : "fusec_minf(") + a + ", " + b +
+           ")";
+  return "(" + a + (isMax ? " > " : " < ") + b + " ? " + a + " : " + b + ")";
+}
+
+std::string ReductionCode::widen(const std::string &v) const {
+  if (!wide)
+    return fl ? v : "(fusec_i64)(" + v + ")";
+  return fl ? "(double)(" + v + ")" : "(fusec_u64)(fusec_i64)(" + v + ")";
+}
+
+std::string KernelEmitter::reducedValue(const ReductionCode &r,
+                                        const std::string &a) {
+  DType t = r.dtype;
+  if (!r.fl)
+    return std::string("(") + computeType(t) + ")(" + a + ")";
+  std::string d = a;
+  if (r.mean)
+    d = "(" + a + " / " + std::to_string(r.length) + ".0)";
+  else if (r.sum && r.length == 0)
+    d = "0.0"; // The empty sum is +0.
+  if (!r.wide || r.f64)
+    return d; // max/min: already a value of the element type; f64 sums.
+  if (t == DType::F32 || !options.fp16RoundEachOp)
+    return "(float)" + d;
+  return roundTo(t, "fusec_d2f_rto(" + d + ")");
+}
+
+Index KernelEmitter::reductionInputIndex(const ReductionCode &r,
+                                         const std::string &row,
+                                         const std::string &j) {
+  Index rowIdx = delinearize(row, r.kept);
+  Index redIdx = delinearize(j, r.red);
+  Index idx;
+  size_t k = 0, q = 0;
+  for (int64_t d = 0; d < int64_t(r.inShape.size()); ++d)
+    idx.push_back(llvm::is_contained(r.axes, d) ? redIdx[q++] : rowIdx[k++]);
+  return idx;
+}
+
+void KernelEmitter::emitReductionOutputsAt(const ReductionCode &r,
+                                           int64_t count,
+                                           const std::string &linear,
+                                           const std::string &guard,
+                                           const Index *inputAt) {
+  ValueRange outputs = fusion.getYield().getValues();
+  if (llvm::none_of(outputs, [&](Value v) { return countOf(v) == count; }))
+    return;
+  line(guard.empty() ? "{" : "if (" + guard + ") {");
+  ++indent;
+  pushScope();
+  for (auto [i, v] : llvm::enumerate(outputs)) {
+    if (countOf(v) != count)
+      continue;
+    ArrayRef<int64_t> shape = tensorType(v).getShape();
+    Index idx = inputAt && shape == ArrayRef<int64_t>(r.inShape)
+                    ? *inputAt
+                    : delinearize(linear, shape);
+    line("out" + std::to_string(i) + "[" + linear +
+         "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+  }
+  popScope();
+  --indent;
+  line("}");
+}
+
+void KernelEmitter::emitShuffleCombine(const ReductionCode &r, int from) {
+  line("for (int offset = " + std::to_string(from) +
+       "; offset > 0; offset >>= 1) {");
+  line("  const " + r.acc +
+       " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
+  line("  acc = " + r.combine("acc", "other") + ";");
+  line("}");
+}
+
+LogicalResult KernelEmitter::emitReduction(KernelSource &k, Operation *reduce) {
+  ReductionCode r = describeReduction(reduce);
+  // The planner's decision (reductionKind), checked by the verifier.
+  bool rowReduction = fusion.getKind() == FusionKind::RowReduction;
+  if (failed(checkRowAligned(reduce, r.rows, rowReduction)))
+    return failure();
   emitSignature();
   ++indent;
-  // Writes the outputs of `count` elements at position `linear` in one
-  // scope (values they share are computed once); `inputAt`, if given, is
-  // the same position as an index of the reduction's input, used for
-  // outputs of the input's shape instead of dividing `linear` again.
-  auto emitOutputsAt = [&](int64_t count, const std::string &linear,
-                           bool guardFirstThread,
-                           const Index *inputAt = nullptr) {
-    if (llvm::none_of(outputs, [&](Value v) { return countOf(v) == count; }))
-      return;
-    line(guardFirstThread ? "if (threadIdx.x == 0) {" : "{");
-    ++indent;
-    pushScope();
-    for (auto [i, v] : llvm::enumerate(outputs)) {
-      if (countOf(v) != count)
-        continue;
-      ArrayRef<int64_t> shape = tensorType(v).getShape();
-      Index idx =
-          inputAt && shape == inShape ? *inputAt : delinearize(linear, shape);
-      line("out" + std::to_string(i) + "[" + linear +
-           "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
-    }
-    popScope();
-    --indent;
-    line("}");
-  };
-  // Position of input element (row, j) in the input, as index components.
-  auto inputIndex = [&](const std::string &row, const std::string &j) {
-    Index rowIdx = delinearize(row, kept);
-    Index redIdx = delinearize(j, red);
-    Index idx;
-    size_t r = 0, q = 0;
-    for (int64_t d = 0; d < int64_t(inShape.size()); ++d)
-      idx.push_back(llvm::is_contained(axes, d) ? redIdx[q++] : rowIdx[r++]);
-    return idx;
-  };
+  // Outputs: per row (the reduction's size), per element (its input's),
+  // other sizes (not depending on the reduction) in loops of their own.
+  if (rowReduction)
+    emitRowReduction(k, r);
+  else
+    emitColumnReduction(k, r);
+  emitGridStrideOutputs([&](Value v) {
+    return countOf(v) != r.rows && countOf(v) != r.elements;
+  });
+  --indent;
+  line("}");
+  return success();
+}
 
-  if (rowReduction) {
-    // One block per row: a strided pass over the row, a warp-shuffle and
-    // shared-memory combine, then the epilogue over the row.
-    uint32_t block = 32;
-    while (block < uint32_t(target.reductionBlock) && block < length)
-      block *= 2;
-    k.kind = FusionKind::RowReduction;
-    k.work = rows;
-    k.rowLength = length;
-    k.blockSize = block;
-    k.gridSize = target.gridFor(rows, 1);
-    line("__shared__ " + acc + " partial[32];");
-    line("for (" + indexType + " row = blockIdx.x; row < " +
-         std::to_string(rows) + "; row += gridDim.x) {");
+void KernelEmitter::emitRowReduction(KernelSource &k, const ReductionCode &r) {
+  ValueRange outputs = fusion.getYield().getValues();
+  ArrayRef<int64_t> inShape = r.inShape;
+  int64_t rows = r.rows, length = r.length, elements = r.elements;
+  // Vector lanes (emitLanes) when the innermost dimension is reduced, its
+  // extent is a multiple of the width and some input is read contiguously:
+  // each thread then takes `width` consecutive elements of the row at a
+  // time.
+  SmallVector<Value> elementOutputs;
+  for (Value v : outputs)
+    if (countOf(v) == elements && elements != rows)
+      elementOutputs.push_back(v);
+  SmallVector<LaneAccess> access;
+  int64_t width = laneWidthFor(elementOutputs);
+  int64_t rank = int64_t(inShape.size());
+  k.shapesAllowVectors = rank > 0 && llvm::is_contained(r.axes, rank - 1) &&
+                         inShape.back() % width == 0;
+  if (width > 1 && k.shapesAllowVectors && llvm::all_of(elementOutputs, [&](Value v) {
+        return tensorType(v).getShape() == inShape;
+      })) {
+    SmallVector<Value> roots(elementOutputs);
+    roots.push_back(r.input);
+    access = analyzeLaneAccess(fusion, width, roots, r.op);
+    if (llvm::none_of(access,
+                      [](LaneAccess a) { return a == LaneAccess::Contiguous; }))
+      access.clear();
+  }
+  bool lanes = !access.empty();
+  if (!lanes)
+    width = 1;
+  laneWidth = width;
+  if (lanes) {
+    laneAccess = access;
+    noteVectorAccesses(elementOutputs);
+    laneAccess.clear();
+  }
+  // Threads per row: a group of a warp's lanes (several short rows per
+  // warp, a warp per medium row) when a row takes at most 256 steps of a
+  // thread; otherwise the whole block.
+  int64_t steps = length / width;
+  uint32_t group = 1;
+  while (group < 32 && group < steps)
+    group *= 2;
+  bool packed = steps <= 256;
+  k.kind = FusionKind::RowReduction;
+  k.work = rows;
+  k.rowLength = length;
+  k.vectorWidth = width;
+  std::string w = std::to_string(width), g = std::to_string(group);
+  std::string rowsText = std::to_string(rows);
+  // The loop over the row from thread `first` in steps of `step`: position
+  // j, or vectors jv of lanes at j.
+  auto beginRowLoop = [&](const std::string &first, const std::string &step) {
+    if (!lanes) {
+      line("for (" + indexType + " j = " + first + "; j < " +
+           std::to_string(length) + "; j += " + step + ") {");
+      ++indent;
+      return;
+    }
+    line("for (" + indexType + " jv = " + first + "; jv < " +
+         std::to_string(steps) + "; jv += " + step + ") {");
     ++indent;
-    line(acc + " acc = " + init + ";");
-    line("for (" + indexType + " j = threadIdx.x; j < " +
-         std::to_string(length) + "; j += blockDim.x) {");
-    ++indent;
+    line("const " + indexType + " j = jv * " + w + ";");
+    laneAccess = access;
+  };
+  auto accumulateRow = [&](const std::string &first, const std::string &step) {
+    beginRowLoop(first, step);
     pushScope();
-    std::string x = emitValue(input, inputIndex("row", "j"));
-    line("acc = " + combine("acc", widen(x)) + ";");
+    auto accumulate = [&](const Index &idx) {
+      std::string x = emitValue(r.input, idx);
+      line("acc = " + r.combine("acc", r.widen(x)) + ";");
+    };
+    if (lanes)
+      emitLanes(reductionInputIndex(r, "row", "j"), accumulate);
+    else
+      accumulate(reductionInputIndex(r, "row", "j"));
+    laneAccess.clear();
     popScope();
     --indent;
     line("}");
-    line("for (int offset = 16; offset > 0; offset >>= 1) {");
-    line("  const " + acc +
-         " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
-    line("  acc = " + combine("acc", "other") + ";");
-    line("}");
-    line("if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = acc;");
-    line("__syncthreads();");
-    line("if (threadIdx.x < 32) {");
-    line("  acc = threadIdx.x < (blockDim.x >> 5) ? partial[threadIdx.x] : " +
-         init + ";");
-    line("  for (int offset = 16; offset > 0; offset >>= 1) {");
-    line("    const " + acc +
-         " other = __shfl_xor_sync(0xffffffffu, acc, offset);");
-    line("    acc = " + combine("acc", "other") + ";");
-    line("  }");
-    line("  if (threadIdx.x == 0) partial[0] = acc;");
-    line("}");
-    line("__syncthreads();");
-    line(std::string("const ") + computeType(t) +
-         " reduced = " + finish("partial[0]") + ";");
-    line("__syncthreads();");
-    bound[reduced] = "reduced";
-    emitOutputsAt(rows, "row", /*guardFirstThread=*/true);
-    if (elements != rows && llvm::any_of(outputs, [&](Value v) {
-          return countOf(v) == elements;
-        })) {
-      line("for (" + indexType + " j = threadIdx.x; j < " +
-           std::to_string(length) + "; j += blockDim.x) {");
-      ++indent;
+  };
+  // The reduced value bound, then the outputs of the row and of its
+  // elements.
+  auto emitRowOutputs = [&](const std::string &accumulated,
+                            const std::string &firstThread,
+                            const std::string &first, const std::string &step) {
+    line(std::string("const ") + computeType(r.dtype) +
+         " reduced = " + reducedValue(r, accumulated) + ";");
+    if (!packed)
+      line("__syncthreads();");
+    bound[r.reduced] = "reduced";
+    emitReductionOutputsAt(r, rows, "row", firstThread);
+    if (!elementOutputs.empty()) {
+      beginRowLoop(first, step);
       line("const " + indexType + " e = row * " + std::to_string(length) +
            " + j;");
-      Index at = inputIndex("row", "j");
-      emitOutputsAt(elements, "e", /*guardFirstThread=*/false, &at);
+      if (lanes) {
+        pushScope();
+        auto forElementOutputs = [&](auto f) {
+          for (auto [i, v] : llvm::enumerate(outputs))
+            if (countOf(v) == elements)
+              f("y" + std::to_string(i), "out" + std::to_string(i), v);
+        };
+        forElementOutputs(
+            [&](const std::string &y, const std::string &, Value v) {
+              line(std::string("fusec_vec<") + storageType(dtypeOf(v)) + ", " +
+                   w + "> " + y + ";");
+            });
+        emitLanes(reductionInputIndex(r, "row", "j"), [&](const Index &idx) {
+          forElementOutputs(
+              [&](const std::string &y, const std::string &, Value v) {
+                line(y + ".v[" + std::to_string(laneNumber) +
+                     "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+              });
+        });
+        laneAccess.clear();
+        forElementOutputs(
+            [&](const std::string &y, const std::string &out, Value v) {
+              line(std::string("reinterpret_cast<fusec_vec<") +
+                   storageType(dtypeOf(v)) + ", " + w + "> *>(" + out +
+                   ")[e / " + w + "] = " + y + ";");
+            });
+        popScope();
+      } else {
+        Index at = reductionInputIndex(r, "row", "j");
+        emitReductionOutputsAt(r, elements, "e", "", &at);
+      }
       --indent;
       line("}");
     }
-    bound.erase(reduced);
+    bound.erase(r.reduced);
+  };
+
+  if (packed) {
+    // `group` lanes per row, rows / (blockDim.x / group) per block and step;
+    // the loop is uniform over each warp, whose rows all take part in the
+    // shuffles (rows past the end with the initial value).
+    k.blockSize = target.elementwiseBlock;
+    k.gridSize = target.gridFor(rows, k.blockSize / group);
+    line("const int lane = threadIdx.x & " + std::to_string(group - 1) + ";");
+    line("for (" + indexType + " first = ((" + indexType +
+         ")blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) / " + g +
+         "; first < " + rowsText + "; first += (" + indexType +
+         ")gridDim.x * (blockDim.x / " + g + ")) {");
+    ++indent;
+    line("const " + indexType + " row = first + (threadIdx.x & 31) / " + g +
+         ";");
+    line(r.acc + " acc = " + r.init + ";");
+    line("if (row < " + rowsText + ") {");
+    ++indent;
+    accumulateRow("lane", g);
     --indent;
     line("}");
-  } else {
-    // One thread per output, reducing in row-major order of the reduced
-    // elements, as the reference does.
-    k.kind = FusionKind::Reduction;
-    k.work = rows;
-    k.rowLength = length;
-    k.blockSize = target.elementwiseBlock;
-    k.gridSize = target.gridFor(rows, k.blockSize);
-    line("for (" + indexType + " row = (" + indexType +
-         ")blockIdx.x * blockDim.x + threadIdx.x; row < " +
-         std::to_string(rows) + "; row += (" + indexType +
-         ")gridDim.x * blockDim.x) {");
+    if (group > 1)
+      emitShuffleCombine(r, int(group / 2));
+    line("if (row < " + rowsText + ") {");
     ++indent;
-    line(acc + " acc = " + init + ";");
-    line("for (" + indexType + " j = 0; j < " + std::to_string(length) +
-         "; ++j) {");
-    ++indent;
+    emitRowOutputs("acc", "lane == 0", "lane", g);
+    --indent;
+    line("}");
+    --indent;
+    line("}");
+    return;
+  }
+
+  // One block per row: a strided pass over the row, a warp-shuffle and
+  // shared-memory combine, then the epilogue over the row.
+  uint32_t block = 32;
+  while (block < uint32_t(target.reductionBlock) && block < steps)
+    block *= 2;
+  k.blockSize = block;
+  k.gridSize = target.gridFor(rows, 1);
+  line("__shared__ " + r.acc + " partial[32];");
+  line("for (" + indexType + " row = blockIdx.x; row < " + rowsText +
+       "; row += gridDim.x) {");
+  ++indent;
+  line(r.acc + " acc = " + r.init + ";");
+  accumulateRow("threadIdx.x", "blockDim.x");
+  emitShuffleCombine(r, 16);
+  line("if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = acc;");
+  line("__syncthreads();");
+  line("if (threadIdx.x < 32) {");
+  ++indent;
+  line("acc = threadIdx.x < (blockDim.x >> 5) ? partial[threadIdx.x] : " +
+       r.init + ";");
+  emitShuffleCombine(r, 16);
+  line("if (threadIdx.x == 0) partial[0] = acc;");
+  --indent;
+  line("}");
+  line("__syncthreads();");
+  emitRowOutputs("partial[0]", "threadIdx.x == 0", "threadIdx.x", "blockDim.x");
+  --indent;
+  line("}");
+}
+
+void KernelEmitter::emitColumnReduction(KernelSource &k,
+                                        const ReductionCode &r) {
+  ValueRange outputs = fusion.getYield().getValues();
+  int64_t rows = r.rows, length = r.length, elements = r.elements;
+  std::string rowsText = std::to_string(rows);
+  k.kind = FusionKind::Reduction;
+  k.work = rows;
+  k.rowLength = length;
+  // Each output's elements in slices: `columns` consecutive outputs per
+  // block (adjacent threads read adjacent elements), each reduced by
+  // `slices` threads over every slices-th element, then the partial results
+  // combined in slice order (deterministic, no atomics). Short reductions
+  // with many outputs take one thread per output instead.
+  int64_t columns = 32;
+  if (rows < 32) {
+    columns = 1;
+    while (columns < rows)
+      columns *= 2;
+  }
+  int64_t slices = 256 / columns;
+  bool sliced = length >= 64 && rows < (int64_t(1) << 16);
+  // Visits element j of `row`: the accumulation, and the outputs of the
+  // input's size, written as their elements go by.
+  auto visit = [&]() {
     pushScope();
-    Index idx = inputIndex("row", "j");
-    std::string x = emitValue(input, idx);
-    line("acc = " + combine("acc", widen(x)) + ";");
-    // Results of the input's size are written as their elements go by.
+    Index idx = reductionInputIndex(r, "row", "j");
+    std::string x = emitValue(r.input, idx);
+    line("acc = " + r.combine("acc", r.widen(x)) + ";");
     for (auto [i, v] : llvm::enumerate(outputs)) {
       if (countOf(v) != elements || countOf(v) == rows)
         continue;
-      std::string e = linearize(idx, inShape);
+      std::string e = linearize(idx, r.inShape);
       Index vIdx = delinearize(e, tensorType(v).getShape());
       line("out" + std::to_string(i) + "[" + e +
            "] = " + storeExpr(dtypeOf(v), emitValue(v, vIdx)) + ";");
     }
     popScope();
+  };
+  auto finishRow = [&](const std::string &accumulated) {
+    line(std::string("const ") + computeType(r.dtype) +
+         " reduced = " + reducedValue(r, accumulated) + ";");
+    bound[r.reduced] = "reduced";
+    emitReductionOutputsAt(r, rows, "row", "");
+    bound.erase(r.reduced);
+  };
+
+  if (!sliced) {
+    // One thread per output, reducing in row-major order of the reduced
+    // elements, as the reference does.
+    k.blockSize = target.elementwiseBlock;
+    k.gridSize = target.gridFor(rows, k.blockSize);
+    line("for (" + indexType + " row = (" + indexType +
+         ")blockIdx.x * blockDim.x + threadIdx.x; row < " + rowsText +
+         "; row += (" + indexType + ")gridDim.x * blockDim.x) {");
+    ++indent;
+    line(r.acc + " acc = " + r.init + ";");
+    line("for (" + indexType + " j = 0; j < " + std::to_string(length) +
+         "; ++j) {");
+    ++indent;
+    visit();
     --indent;
     line("}");
-    line(std::string("const ") + computeType(t) +
-         " reduced = " + finish("acc") + ";");
-    bound[reduced] = "reduced";
-    emitOutputsAt(rows, "row", /*guardFirstThread=*/false);
-    bound.erase(reduced);
+    finishRow("acc");
     --indent;
     line("}");
+    return;
   }
-  emitGridStrideOutputs(isOther);
+
+  std::string c = std::to_string(columns), sl = std::to_string(slices);
+  k.blockSize = uint32_t(columns * slices);
+  k.gridSize = target.gridFor(rows, columns);
+  line("__shared__ " + r.acc + " partial[" + std::to_string(columns * slices) +
+       "];");
+  line("const int column = threadIdx.x % " + c + ", slice = threadIdx.x / " +
+       c + ";");
+  // (Uniform over the block: every thread reaches the barriers.)
+  line("for (" + indexType + " first = (" + indexType + ")blockIdx.x * " + c +
+       "; first < " + rowsText + "; first += (" + indexType + ")gridDim.x * " +
+       c + ") {");
+  ++indent;
+  line("const " + indexType + " row = first + column;");
+  line(r.acc + " acc = " + r.init + ";");
+  line("if (row < " + rowsText + ") {");
+  ++indent;
+  line("for (" + indexType + " j = slice; j < " + std::to_string(length) +
+       "; j += " + sl + ") {");
+  ++indent;
+  visit();
   --indent;
   line("}");
-  return success();
+  --indent;
+  line("}");
+  line("partial[threadIdx.x] = acc;");
+  line("__syncthreads();");
+  line("if (slice == 0 && row < " + rowsText + ") {");
+  ++indent;
+  line("acc = " + r.init + ";");
+  line("for (int s = 0; s < " + sl + "; ++s)");
+  line("  acc = " + r.combine("acc", "partial[s * " + c + " + column]") + ";");
+  finishRow("acc");
+  --indent;
+  line("}");
+  line("__syncthreads();");
+  --indent;
+  line("}");
 }
 
 FailureOr<KernelSource> KernelEmitter::run() {
@@ -1474,15 +1951,25 @@ FailureOr<KernelSource> KernelEmitter::run() {
   k.numOutputs = int64_t(outputs.size());
   for (Value v : llvm::concat<const Value>(body.getArguments(), outputs))
     k.params.push_back({dtypeOf(v), tensorType(v).getNumElements()});
+  accessBytes.assign(k.params.size(), 0);
   pushScope();
   LogicalResult result = !reductions.empty()
                              ? emitReduction(k, reductions.front())
-                         : isLinear() ? emitLinearElementwise(k)
-                                      : emitElementwise(k);
+                         : isLinear()             ? emitLinearElementwise(k)
+                         : emitLaneElementwise(k) ? success()
+                                                  : emitElementwise(k);
   if (failed(result))
     return failure();
   if (hadError)
     return fail(failure_);
+  for (auto [p, param] : llvm::enumerate(k.params)) {
+    // (Saturated: figures for reports.)
+    int64_t bytes =
+        saturatingMul(param.elements, int64_t(dtypeSize(param.dtype)));
+    k.bytesMoved = saturatingAdd(k.bytesMoved, bytes);
+    if (accessBytes[p] == 16)
+      k.bytesIn16ByteAccesses = saturatingAdd(k.bytesIn16ByteAccesses, bytes);
+  }
   emitHostEntry();
 
   removeUnusedDeclarations(text);

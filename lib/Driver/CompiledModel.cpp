@@ -192,7 +192,7 @@ LogicalResult CompiledModel::fit(const std::vector<std::string> &options,
 FailureOr<std::string> fusec::reportModel(Session &session, Model &model,
                                           Invocation invocation) {
   Model copy(OwningOpRef<ModuleOp>(model.getModule().clone()), model.getName());
-  FusionReportCollector collector(ReportFormat::Text);
+  FusionReportCollector collector(ReportFormat::Text, invocation.entry);
   invocation.run = false;
   if (failed(driver::runPipeline(invocation, session, copy, nullptr, &collector,
                                  nullptr)))

@@ -329,7 +329,8 @@ fusec::runInvocation(Invocation &inv, Session &session,
   std::optional<FusionReportCollector> collector;
   if (inv.emit == Emit::Report || inv.emit == Emit::Dot)
     collector.emplace(inv.emit == Emit::Report ? ReportFormat::Text
-                                               : ReportFormat::Dot);
+                                               : ReportFormat::Dot,
+                      inv.entry);
   if (failed(runPipeline(inv, session, model, device->get(),
                          collector ? &*collector : nullptr, configure)))
     return failure();
@@ -346,6 +347,9 @@ fusec::runInvocation(Invocation &inv, Session &session,
     if (failed(generateCode(inv, model, text)))
       return failure();
   } else if (collector) {
+    // --entry picks the function the report or graph describes.
+    if (!inv.entry.empty() && failed(model.findEntry(inv.entry)))
+      return failure();
     text = collector->render(model.getModule(), inv.codegen);
   } else {
     llvm::raw_string_ostream os(text);

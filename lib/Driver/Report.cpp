@@ -2,10 +2,13 @@
 
 #include "fusec/Driver/Report.h"
 #include "fusec/Codegen/Compile.h"
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Runtime/PlanPrinter.h"
+#include "fusec/Support/Checked.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace fusec;
@@ -28,30 +31,80 @@ static int64_t countBodies(ModuleOp module) {
                         [](func::FuncOp f) { return !f.isExternal(); });
 }
 
+/// The plan of `func` as text, or as a graph: a cluster of the module's
+/// graph when `shared`, a graph of its own otherwise.
 static std::string renderPlan(ReportFormat format, func::FuncOp func,
-                              const FusionPlan &plan) {
+                              const FusionPlan &plan, bool shared) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (format == ReportFormat::Text) {
     printFusionReport(os, func, plan);
   } else {
-    bool shared = countBodies(func->getParentOfType<ModuleOp>()) > 1;
     printFusionDot(os, func, plan,
                    shared ? "f" + std::to_string(bodyIndex(func)) + "_" : "");
   }
   return text;
 }
 
+bool FusionReportCollector::sharedGraph(func::FuncOp func) const {
+  return entry.empty() && countBodies(func->getParentOfType<ModuleOp>()) > 1;
+}
+
 void FusionReportCollector::planned(func::FuncOp func, const FusionPlan &plan) {
-  std::string text = renderPlan(format, func, plan);
+  if (!entry.empty() && func.getSymName() != entry)
+    return;
+  std::string text = renderPlan(format, func, plan, sharedGraph(func));
   std::lock_guard<std::mutex> lock(mutex);
   byFunction[func.getSymName().str()] += text;
 }
 
-/// The memory plan of `func` as code generation makes it, or why there is
-/// none.
-static std::string memoryLine(func::FuncOp func,
-                              const CodegenOptions &codegen) {
+/// Where a kernel comes from: the first operation of its fusion (as the
+/// fusion lines name it), or the operation it was generated for.
+static std::string kernelOrigin(Operation *origin) {
+  if (auto fusion = dyn_cast<FusionOp>(origin))
+    for (Operation &op : fusion.getBody().front().without_terminator())
+      if (!isa<ConstantOp>(op))
+        return opReference(&op);
+  return opReference(origin);
+}
+
+/// One line per distinct kernel: its launch shape, the bytes it moves and
+/// the fraction moved by 16-byte accesses; then their totals.
+static std::string kernelLines(const CompiledFunction &compiled) {
+  std::string out;
+  int64_t bytes = 0, vectorBytes = 0;
+  for (auto [i, k] : llvm::enumerate(compiled.kernels)) {
+    auto percent = [](int64_t part, int64_t whole) {
+      return whole ? llvm::formatv("{0:F1}%",
+                                   100.0 * double(part) / double(whole))
+                         .str()
+                   : std::string("-");
+    };
+    out += llvm::formatv("  kernel {0} {1} ({2}, {3}): {4} blocks x {5} "
+                         "threads, {6} lane{7}, {8} bytes, {9} in 16-byte "
+                         "accesses{10}\n",
+                         i, k.name, fusionKindName(k.kind),
+                         kernelOrigin(compiled.kernelOrigins[i]), k.gridSize,
+                         k.blockSize, k.vectorWidth,
+                         k.vectorWidth == 1 ? "" : "s", k.bytesMoved,
+                         percent(k.bytesIn16ByteAccesses, k.bytesMoved),
+                         k.shapesAllowVectors ? "" : " (the shapes allow none)")
+               .str();
+    bytes = saturatingAdd(bytes, k.bytesMoved);
+    vectorBytes = saturatingAdd(vectorBytes, k.bytesIn16ByteAccesses);
+  }
+  if (!compiled.kernels.empty())
+    out += llvm::formatv(
+               "  kernels: {0} bytes, {1:F1}% in 16-byte accesses\n", bytes,
+               bytes ? 100.0 * double(vectorBytes) / double(bytes) : 0.0)
+               .str();
+  return out;
+}
+
+/// The kernels and memory plan of `func` as code generation makes them, or
+/// why there are none.
+static std::string codegenLines(func::FuncOp func,
+                                const CodegenOptions &codegen) {
   CompileOptions options;
   options.target = *TargetInfo::get(codegen.gpuArch);
   options.codegen = codegen;
@@ -67,18 +120,20 @@ static std::string memoryLine(func::FuncOp func,
   }();
   if (failed(compiled))
     return "  memory: not planned (" + why + ")\n";
-  return "  memory: " + rt::formatMemoryFigures(compiled->executable) + "\n";
+  return kernelLines(*compiled) +
+         "  memory: " + rt::formatMemoryFigures(compiled->executable) + "\n";
 }
 
 std::string FusionReportCollector::render(ModuleOp module,
                                           const CodegenOptions &codegen) {
   std::string out;
-  bool sharedGraph = format == ReportFormat::Dot && countBodies(module) > 1;
-  if (sharedGraph)
+  bool shared =
+      format == ReportFormat::Dot && entry.empty() && countBodies(module) > 1;
+  if (shared)
     out += "digraph fusec {\n  rankdir=TB;\n"
            "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
   for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal())
+    if (func.isExternal() || (!entry.empty() && func.getSymName() != entry))
       continue;
     auto it = byFunction.find(func.getSymName().str());
     if (it == byFunction.end()) {
@@ -87,14 +142,14 @@ std::string FusionReportCollector::render(ModuleOp module,
       FusionPlan plan;
       plan.kernelsBefore = plan.kernelsAfter =
           countKernels(func.getBody().front());
-      out += renderPlan(format, func, plan);
+      out += renderPlan(format, func, plan, sharedGraph(func));
       continue;
     }
     out += it->second;
     if (format == ReportFormat::Text)
-      out += memoryLine(func, codegen);
+      out += codegenLines(func, codegen);
   }
-  if (sharedGraph)
+  if (shared)
     out += "}\n";
   return out;
 }

@@ -3,7 +3,11 @@
 // RUN: fusec %s --entry=half --emit=cuda | FileCheck %s --check-prefix=HALF
 // RUN: fusec %s --entry=half --emit=cuda --fp16-round-each-op | FileCheck %s --check-prefix=ROUND
 // RUN: fusec %s --entry=broadcast --emit=cuda | FileCheck %s --check-prefix=BCAST
+// RUN: fusec %s --entry=broadcast_odd --emit=cuda | FileCheck %s --check-prefix=BCAST30
 // RUN: fusec %s --entry=row_sum --emit=cuda | FileCheck %s --check-prefix=ROW
+// RUN: fusec %s --entry=row_sum_warp --emit=cuda | FileCheck %s --check-prefix=WARP
+// RUN: fusec %s --entry=row_max_short --emit=cuda | FileCheck %s --check-prefix=SHORT
+// RUN: fusec %s --entry=column_sum_long --emit=cuda | FileCheck %s --check-prefix=SLICED
 // RUN: fusec %s --entry=column_sum --emit=cuda | FileCheck %s --check-prefix=COL
 // RUN: fusec %s --entry=huge --emit=cuda | FileCheck %s --check-prefix=HUGE
 // RUN: fusec %s --entry=shared --emit=cuda | FileCheck %s --check-prefix=SHARED
@@ -51,31 +55,80 @@ func.func @half(%a: tensor<64xf16>) -> tensor<64xf16> {
   return %1 : tensor<64xf16>
 }
 
-// A broadcast is index arithmetic: the bias is read at the column index.
-// BCAST: const int [[R:d[0-9]+]] = (i) / 32;
-// BCAST-NEXT: const int [[C:d[0-9]+]] = (i) % 32;
-// BCAST-NEXT: const float {{v[0-9]+}} = in0[([[R]]) * 32 + [[C]]];
-// BCAST-NEXT: const float {{v[0-9]+}} = in1[[[C]]];
+// A broadcast row keeps the innermost dimension: each thread computes 4
+// consecutive outputs of a row, and the bias is read as a vector at the
+// column of the first (LaneAccess).
+// BCAST: const int [[P:d[0-9]+]] = w * 4;
+// BCAST: const int [[C:d[0-9]+]] = ([[P]]) % 32;
+// BCAST: fusec_vec<float, 4> y0;
+// BCAST-NEXT: const fusec_vec<float, 4> [[X:x[0-9]+]] = reinterpret_cast<const fusec_vec<float, 4> *>(in0)[w];
+// BCAST-NEXT: const float {{v[0-9]+}} = [[X]].v[0];
+// BCAST-NEXT: const fusec_vec<float, 4> [[B:x[0-9]+]] = reinterpret_cast<const fusec_vec<float, 4> *>(in1)[([[C]]) / 4];
+// BCAST: const float {{v[0-9]+}} = [[B]].v[3];
+// BCAST: reinterpret_cast<fusec_vec<float, 4> *>(out0)[w] = y0;
 func.func @broadcast(%a: tensor<16x32xf32>, %bias: tensor<32xf32>) -> tensor<16x32xf32> {
   %0 = fusec.add %a, %bias : tensor<16x32xf32>, tensor<32xf32>
   return %0 : tensor<16x32xf32>
 }
 
-// A row reduction: a block per row, a strided pass with the producer fused
-// in, warp shuffles, a shared-memory combine, f64 accumulation.
+// Rows that are no multiple of the width: index arithmetic, the bias read
+// at the column index.
+// BCAST30: const int [[R:d[0-9]+]] = (i) / 30;
+// BCAST30-NEXT: const int [[C:d[0-9]+]] = (i) % 30;
+// BCAST30-NEXT: const float {{v[0-9]+}} = in0[([[R]]) * 30 + [[C]]];
+// BCAST30-NEXT: const float {{v[0-9]+}} = in1[[[C]]];
+func.func @broadcast_odd(%a: tensor<16x30xf32>, %bias: tensor<30xf32>) -> tensor<16x30xf32> {
+  %0 = fusec.add %a, %bias : tensor<16x30xf32>, tensor<30xf32>
+  return %0 : tensor<16x30xf32>
+}
+
+// A row reduction of long rows: a block per row, a strided pass with the
+// producer fused in (4 elements of the row per thread and step, read as
+// one vector), warp shuffles, a shared-memory combine, f64 accumulation.
 // ROW: __shared__ double partial[32];
 // ROW-NEXT: for (int row = blockIdx.x; row < 8; row += gridDim.x) {
 // ROW-NEXT: double acc = -0.0;
-// ROW-NEXT: for (int j = threadIdx.x; j < 1000; j += blockDim.x) {
-// ROW: expf(
+// ROW-NEXT: for (int jv = threadIdx.x; jv < 2000; jv += blockDim.x) {
+// ROW-NEXT: const int j = jv * 4;
+// ROW: const fusec_vec<float, 4> [[X:x[0-9]+]] = reinterpret_cast<const fusec_vec<float, 4> *>(in0)[
+// ROW-NEXT: const float [[V0:v[0-9]+]] = [[X]].v[0];
+// ROW-NEXT: expf([[V0]])
+// ROW: acc = (acc + (double)(
+// ROW: [[X]].v[3];
 // ROW: acc = (acc + (double)(
 // ROW: __shfl_xor_sync(0xffffffffu, acc, offset);
 // ROW: __syncthreads();
 // ROW: const float reduced = (float)partial[0];
-func.func @row_sum(%a: tensor<8x1000xf32>) -> tensor<8xf32> {
-  %0 = fusec.exp %a : tensor<8x1000xf32>
-  %1 = fusec.reduce_sum %0 axes = [1] : tensor<8x1000xf32> -> tensor<8xf32>
+func.func @row_sum(%a: tensor<8x8000xf32>) -> tensor<8xf32> {
+  %0 = fusec.exp %a : tensor<8x8000xf32>
+  %1 = fusec.reduce_sum %0 axes = [1] : tensor<8x8000xf32> -> tensor<8xf32>
   return %1 : tensor<8xf32>
+}
+
+// Medium rows: a warp per row (8 per block of 256), lanes 0..31 of the
+// warp combined by shuffles alone; rows past the last take part with the
+// initial value. Short rows: 8 lanes per row, 4 rows per warp.
+// WARP: const int lane = threadIdx.x & 31;
+// WARP-NEXT: for (int first = ((int)blockIdx.x * blockDim.x + (threadIdx.x & ~31u)) / 32; first < 8; first += (int)gridDim.x * (blockDim.x / 32)) {
+// WARP-NEXT: const int row = first + (threadIdx.x & 31) / 32;
+// WARP-NEXT: double acc = -0.0;
+// WARP-NEXT: if (row < 8) {
+// WARP-NEXT: for (int jv = lane; jv < 250; jv += 32) {
+// WARP: for (int offset = 16; offset > 0; offset >>= 1) {
+// WARP-NOT: __syncthreads
+// WARP: if (lane == 0) {
+// WARP-NEXT: out0[row] = reduced;
+// SHORT: const int lane = threadIdx.x & 7;
+// SHORT: const int row = first + (threadIdx.x & 31) / 8;
+// SHORT: for (int j = lane; j < 6; j += 8) {
+// SHORT: for (int offset = 4; offset > 0; offset >>= 1) {
+func.func @row_sum_warp(%a: tensor<8x1000xf32>) -> tensor<8xf32> {
+  %1 = fusec.reduce_sum %a axes = [1] : tensor<8x1000xf32> -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}
+func.func @row_max_short(%a: tensor<100x6xf32>) -> tensor<100xf32> {
+  %1 = fusec.reduce_max %a axes = [1] : tensor<100x6xf32> -> tensor<100xf32>
+  return %1 : tensor<100xf32>
 }
 
 // Other reductions: a thread per output, in the reference's order.
@@ -85,6 +138,24 @@ func.func @row_sum(%a: tensor<8x1000xf32>) -> tensor<8xf32> {
 // COL-NOT: __shfl
 func.func @column_sum(%a: tensor<20x30xf32>) -> tensor<30xf32> {
   %0 = fusec.reduce_sum %a axes = [0] : tensor<20x30xf32> -> tensor<30xf32>
+  return %0 : tensor<30xf32>
+}
+
+// Long columns: 32 outputs per block, 8 threads each over every 8th
+// element, combined in slice order through shared memory (no atomics).
+// SLICED: __shared__ double partial[256];
+// SLICED-NEXT: const int column = threadIdx.x % 32, slice = threadIdx.x / 32;
+// SLICED-NEXT: for (int first = (int)blockIdx.x * 32; first < 30; first += (int)gridDim.x * 32) {
+// SLICED: for (int j = slice; j < 500; j += 8) {
+// SLICED: partial[threadIdx.x] = acc;
+// SLICED-NEXT: __syncthreads();
+// SLICED-NEXT: if (slice == 0 && row < 30) {
+// SLICED-NEXT: acc = -0.0;
+// SLICED-NEXT: for (int s = 0; s < 8; ++s)
+// SLICED-NEXT: acc = (acc + partial[s * 32 + column]);
+// SLICED-NOT: atomic
+func.func @column_sum_long(%a: tensor<500x30xf32>) -> tensor<30xf32> {
+  %0 = fusec.reduce_sum %a axes = [0] : tensor<500x30xf32> -> tensor<30xf32>
   return %0 : tensor<30xf32>
 }
 

@@ -27,8 +27,8 @@ func.func @max_pool_relu(%x: tensor<1x8x8x4xf32>) -> tensor<1x4x4x4xf32> {
 }
 
 // CHECK-LABEL: func @conv_relu: {{[0-9]+}} kernels without fusion, 2 with fusion (2 fusions)
-// CHECK: fusion #{{[0-9]}} (matmul, {{[0-9]+}} ops): {{.*}}fusec.matmul@{{.*}}, fusec.add@{{.*}}, fusec.relu@
-// CHECK: fusion #{{[0-9]}} (loop, {{[0-9]+}} ops): fusec.pad@{{.*}}, fusec.patches@
+// CHECK-NEXT: fusion #0 (loop, {{[0-9]+}} ops): fusec.pad@{{.*}}, fusec.patches@
+// CHECK: fusion #1 (matmul, {{[0-9]+}} ops): {{.*}}fusec.matmul@{{.*}}, fusec.add@{{.*}}, fusec.relu@
 func.func @conv_relu(%x: tensor<1x8x8x4xf32>, %w: tensor<3x3x4x8xf32>, %b: tensor<8xf32>) -> tensor<1x8x8x8xf32> {
   %y = fusec.conv2d %x, %w, %b strides = [1, 1] dilations = [1, 1] padding = [1, 1, 1, 1] : (tensor<1x8x8x4xf32>, tensor<3x3x4x8xf32>, tensor<8xf32>) -> tensor<1x8x8x8xf32>
   %r = fusec.relu %y : tensor<1x8x8x8xf32>

@@ -16,15 +16,15 @@
 // CHECK-NEXT: subgraph cluster_f0_0 {
 // CHECK-NEXT: label="fusion #0 (row_reduction)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
-// CHECK-NEXT: f0_n1 [label="fusec.sub@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
-// CHECK-NEXT: f0_n2 [label="fusec.exp@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
-// CHECK-NEXT: f0_n3 [label="fusec.reduce_sum@[[#@LINE+23]]:8\ntensor<8x1xf32>"];
-// CHECK-NEXT: f0_n4 [label="fusec.div@[[#@LINE+23]]:8\ntensor<8x128xf32>"];
+// CHECK-NEXT: f0_n0 [label="fusec.reduce_max@[[#@LINE+22]]:8\ntensor<8x1xf32>"];
 // CHECK-NEXT: }
 // CHECK-NEXT: subgraph cluster_f0_1 {
 // CHECK-NEXT: label="fusion #1 (row_reduction)";
 // CHECK-NEXT: style=filled; color="#cfe2f3";
-// CHECK-NEXT: f0_n0 [label="fusec.reduce_max@[[#@LINE+14]]:8\ntensor<8x1xf32>"];
+// CHECK-NEXT: f0_n1 [label="fusec.sub@[[#@LINE+18]]:8\ntensor<8x128xf32>"];
+// CHECK-NEXT: f0_n2 [label="fusec.exp@[[#@LINE+18]]:8\ntensor<8x128xf32>"];
+// CHECK-NEXT: f0_n3 [label="fusec.reduce_sum@[[#@LINE+18]]:8\ntensor<8x1xf32>"];
+// CHECK-NEXT: f0_n4 [label="fusec.div@[[#@LINE+18]]:8\ntensor<8x128xf32>"];
 // CHECK-NEXT: }
 // CHECK-NEXT: f0_a0 [label="%arg0\ntensor<8x128xf32>", shape=ellipse];
 // CHECK-NEXT: f0_ret [label="return", shape=ellipse];
@@ -101,3 +101,11 @@ func.func @layer(%x: tensor<16x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf
 // NOFUSE-NOT: label="fusion
 // NOFUSE-COUNT-5: [label="fusec.
 // NOFUSE-NOT: label="fusion
+
+// --entry picks one function: a digraph of its own, named after it.
+// RUN: fusec %s --emit=dot --entry=layer | FileCheck %s --check-prefix=ENTRY
+// ENTRY: digraph "layer" {
+// ENTRY-NOT: softmax
+// ENTRY-NOT: cluster_f
+// ENTRY: label="fusion #0
+// ENTRY-NOT: digraph

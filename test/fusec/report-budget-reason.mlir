@@ -18,7 +18,11 @@
 // RUN: fusec %t/long.mlir --emit=report --fusion-reachability-budget=2 | FileCheck %s --check-prefix=BUDGET
 //
 // SHORT: func @budget: 103 kernels without fusion, 2 with fusion (2 fusions)
+// In program order: the add's kernel, which computes %p, before the chain
+// that reads it.
 // SHORT-NEXT: fusion #0 (loop, 2 ops): fusec.exp@2:8, fusec.add@104:8{{$}}
+// SHORT-NEXT: bytes in 2048, out 2048,
+// SHORT-NEXT: fusion #1 (loop, 101 ops): fusec.broadcast_to@3:8, fusec.neg@4:9,
 //
 // LONG: func @budget: 5003 kernels without fusion,
 // LONG: fusec.exp@2:8 -> fusec.broadcast_to@3:8: its kernel writes it to memory for its other users (a multi-output fusion with 'fusec.add' at 5004:8)

@@ -78,8 +78,12 @@
 // (4x16: 256 bytes each), the two slices (128 each); 5 operations:
 // 2 * (256 + 256 + 128 + 128) + 4 * 16384 = 1536 + 65536 = 67072.
 // REPORT-NOFOLD-FUSE: func @fold: 4 kernels without fusion, 1 with fusion (1 fusions)
-// REPORT-NOFOLD-FUSE-NEXT: fusion #0 (loop, 5 ops): fusec.concat@[[#@LINE+23]]:8, fusec.exp@[[#@LINE+24]]:8, fusec.slice@[[#@LINE+25]]:12, fusec.slice@[[#@LINE+25]]:12, fusec.mul@[[#@LINE+26]]:8{{$}}
+// REPORT-NOFOLD-FUSE-NEXT: fusion #0 (loop, 5 ops): fusec.concat@[[#@LINE+30]]:8, fusec.exp@[[#@LINE+31]]:8, fusec.slice@[[#@LINE+32]]:12, fusec.slice@[[#@LINE+32]]:12, fusec.mul@[[#@LINE+33]]:8{{$}}
 // REPORT-NOFOLD-FUSE-NEXT: bytes in 256, out 128, saved ~67072 bytes
+// a and b are read through the concat lane by lane (rows of 8 elements
+// would allow 4 lanes): 128 + 128 + 128 bytes, none in 16-byte accesses.
+// REPORT-NOFOLD-FUSE-NEXT: kernel 0 fusec_{{[0-9a-f]+}} (loop, fusec.concat@[[#@LINE+26]]:8): 1 blocks x 256 threads, 1 lane, 384 bytes, 0.0% in 16-byte accesses{{$}}
+// REPORT-NOFOLD-FUSE-NEXT: kernels: 384 bytes, 0.0% in 16-byte accesses
 // One temporary, the result (128 bytes, aligned to 256).
 // REPORT-NOFOLD-FUSE-NEXT: memory: arena 256 bytes, 1.000x the lower bound 256 (one buffer per temporary: 256, 0 saved); constants 0, workspace 0; peak at step 0 (launch of kernel 0 'fusec_{{[0-9a-f]+}}')
 // REPORT-NOFOLD-FUSE-NOT: {{.}}
@@ -87,8 +91,11 @@
 // Folded, both exps (one per concat operand) keep the original exp's
 // location: 2 * (128 + 128) + 2 * 16384 = 512 + 32768 = 33280.
 // REPORT-FOLD-FUSE: func @fold: 3 kernels without fusion, 1 with fusion (1 fusions)
-// REPORT-FOLD-FUSE-NEXT: fusion #0 (loop, 3 ops): fusec.exp@[[#@LINE+15]]:8, fusec.exp@[[#@LINE+15]]:8, fusec.mul@[[#@LINE+17]]:8{{$}}
+// REPORT-FOLD-FUSE-NEXT: fusion #0 (loop, 3 ops): fusec.exp@[[#@LINE+18]]:8, fusec.exp@[[#@LINE+18]]:8, fusec.mul@[[#@LINE+20]]:8{{$}}
 // REPORT-FOLD-FUSE-NEXT: bytes in 256, out 128, saved ~33280 bytes
+// Folded: every operand at the element's own position, 4 lanes of 16 bytes.
+// REPORT-FOLD-FUSE-NEXT: kernel 0 fusec_{{[0-9a-f]+}} (loop, fusec.exp@[[#@LINE+15]]:8): 1 blocks x 256 threads, 4 lanes, 384 bytes, 100.0% in 16-byte accesses{{$}}
+// REPORT-FOLD-FUSE-NEXT: kernels: 384 bytes, 100.0% in 16-byte accesses
 // REPORT-FOLD-FUSE-NEXT: memory: arena 256 bytes, 1.000x the lower bound 256 (one buffer per temporary: 256, 0 saved); constants 0, workspace 0; peak at step 0 (launch of kernel 0 'fusec_{{[0-9a-f]+}}')
 // REPORT-FOLD-FUSE-NOT: {{.}}
 

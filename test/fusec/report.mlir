@@ -6,15 +6,20 @@
 // RUN: %python -c "print('func.func @long(%%a: tensor<4xf32>) -> tensor<4xf32> {'); print('  %%v0 = fusec.neg %%a : tensor<4xf32>'); [print('  %%v{} = fusec.neg %%v{} : tensor<4xf32>'.format(i, i - 1)) for i in range(1, 260)]; print('  return %%v259 : tensor<4xf32>'); print('}')" > %t/long.mlir
 // RUN: fusec %t/long.mlir --emit=report | FileCheck %s --check-prefix=LIMIT
 // LIMIT: func @long: 260 kernels without fusion, 2 with fusion (2 fusions)
-// LIMIT-NEXT: fusion #0 (loop, 256 ops): fusec.neg@6:{{[0-9]+}}, {{.*}}, fusec.neg@261:{{[0-9]+}}{{$}}
+// LIMIT-NEXT: fusion #0 (loop, 4 ops): fusec.neg@2:{{[0-9]+}}, fusec.neg@3:{{[0-9]+}}, fusec.neg@4:{{[0-9]+}}, fusec.neg@5:{{[0-9]+}}{{$}}
+// 4 ops: saved 2 * 3 * 16 + 3 * 16384 = 96 + 49152 = 49248.
+// LIMIT-NEXT: bytes in 16, out 16, saved ~49248 bytes
+// LIMIT-NEXT: fusion #1 (loop, 256 ops): fusec.neg@6:{{[0-9]+}}, {{.*}}, fusec.neg@261:{{[0-9]+}}{{$}}
 // 256 ops of tensor<4xf32> (16 bytes): in 16, out 16, saved 2 * 255 * 16 +
 // 255 * 16384 = 8160 + 4177920 = 4186080.
 // LIMIT-NEXT: bytes in 16, out 16, saved ~4186080 bytes
-// LIMIT-NEXT: fusion #1 (loop, 4 ops): fusec.neg@2:{{[0-9]+}}, fusec.neg@3:{{[0-9]+}}, fusec.neg@4:{{[0-9]+}}, fusec.neg@5:{{[0-9]+}}{{$}}
-// 4 ops: saved 2 * 3 * 16 + 3 * 16384 = 96 + 49152 = 49248.
-// LIMIT-NEXT: bytes in 16, out 16, saved ~49248 bytes
 // LIMIT-NEXT: not fused:
 // LIMIT-NEXT: fusec.neg@5:{{[0-9]+}} -> fusec.neg@6:{{[0-9]+}}: the kernel reached the size limit of 256 operations
+// Kernels of 4 elements are too small for vector loops: 16 + 16 bytes each,
+// none in 16-byte accesses.
+// LIMIT-NEXT: kernel 0 fusec_{{[0-9a-f]+}} (loop, fusec.neg@2:9): 1 blocks x 256 threads, 1 lane, 32 bytes, 0.0% in 16-byte accesses{{$}}
+// LIMIT-NEXT: kernel 1 fusec_{{[0-9a-f]+}} (loop, fusec.neg@6:9): 1 blocks x 256 threads, 1 lane, 32 bytes, 0.0% in 16-byte accesses{{$}}
+// LIMIT-NEXT: kernels: 64 bytes, 0.0% in 16-byte accesses
 // Two temporaries of 16 bytes (256 aligned); the second kernel writes its
 // result over its input, which nothing reads later: one 256-byte buffer.
 // LIMIT-NEXT: memory: arena 256 bytes, 1.000x the lower bound 256 (one buffer per temporary: 512, 256 saved); constants 0, workspace 0; peak at step 0 (launch of kernel 0 'fusec_{{[0-9a-f]+}}')
@@ -67,17 +72,25 @@
 // NOFUSE-NOT: {{.}}
 
 // x: 8x128 = 4096 bytes; the row max/sum %m, %d: 8x1 = 32 bytes.
-// Fusion #0 reads x and %m: 4096 + 32 = 4128, writes the result: 4096.
-// Saved: %s, %e (4096 each) and %d (32) stay inside:
-//   2 * (4096 + 4096 + 32) + 3 * 16384 = 16448 + 49152 = 65600.
-// Fusion #1 reads x (4096), writes %m (32), fuses nothing.
+// Fusions are numbered in program order. Fusion #0 reads x (4096), writes
+// %m (32), fuses nothing. Fusion #1 reads x and %m: 4096 + 32 = 4128,
+// writes the result: 4096. Saved: %s, %e (4096 each) and %d (32) stay
+// inside: 2 * (4096 + 4096 + 32) + 3 * 16384 = 16448 + 49152 = 65600.
+// Kernels: rows of 128 f32 elements, 4 lanes of 16 bytes; %m is read one
+// element per row, not in vectors. Kernel 0 moves 4096 + 32 = 4128 bytes,
+// 4096 / 4128 = 99.2% in 16-byte accesses; kernel 1 4096 + 32 + 4096 =
+// 8224, (4096 + 4096) / 8224 = 99.6%; together 12352, 12288 / 12352 =
+// 99.5%.
 // CHECK-LABEL: func @softmax: 5 kernels without fusion, 2 with fusion (2 fusions)
-// CHECK-NEXT: fusion #0 (row_reduction, 4 ops): fusec.sub@[[#@LINE+11]]:8, fusec.exp@[[#@LINE+12]]:8, fusec.reduce_sum@[[#@LINE+13]]:8, fusec.div@[[#@LINE+14]]:8{{$}}
-// CHECK-NEXT: bytes in 4128, out 4096, saved ~65600 bytes
-// CHECK-NEXT: fusion #1 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+8]]:8{{$}}
+// CHECK-NEXT: fusion #0 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+13]]:8{{$}}
 // CHECK-NEXT: bytes in 4096, out 32, saved ~0 bytes
+// CHECK-NEXT: fusion #1 (row_reduction, 4 ops): fusec.sub@[[#@LINE+12]]:8, fusec.exp@[[#@LINE+13]]:8, fusec.reduce_sum@[[#@LINE+14]]:8, fusec.div@[[#@LINE+15]]:8{{$}}
+// CHECK-NEXT: bytes in 4128, out 4096, saved ~65600 bytes
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.reduce_max@[[#@LINE+5]]:8 -> fusec.sub@[[#@LINE+6]]:8: the consumer's kernel already contains a reduction
+// CHECK-NEXT: fusec.reduce_max@[[#@LINE+8]]:8 -> fusec.sub@[[#@LINE+9]]:8: the consumer's kernel already contains a reduction
+// CHECK-NEXT: kernel 0 fusec_{{[0-9a-f]+}} (row_reduction, fusec.reduce_max@[[#@LINE+7]]:8): 1 blocks x 256 threads, 4 lanes, 4128 bytes, 99.2% in 16-byte accesses{{$}}
+// CHECK-NEXT: kernel 1 fusec_{{[0-9a-f]+}} (row_reduction, fusec.sub@[[#@LINE+7]]:8): 1 blocks x 256 threads, 4 lanes, 8224 bytes, 99.6% in 16-byte accesses{{$}}
+// CHECK-NEXT: kernels: 12352 bytes, 99.5% in 16-byte accesses
 // CHECK-NEXT: memory: arena 4352 bytes, 1.000x the lower bound 4352 (one buffer per temporary: 4352, 0 saved); constants 0, workspace 0; peak at step 1 (launch of kernel 1 'fusec_{{[0-9a-f]+}}')
 // CHECK-NOT: fusec.
 // Softmax: 5 kernels -> 2.
@@ -99,17 +112,19 @@ func.func @softmax(%x: tensor<8x128xf32>) -> tensor<8x128xf32> {
 // second matmul); gelu's result takes %4's bytes in place. Arena 10240,
 // the lower bound; one buffer per temporary: 8192 + 2048 + 2048 = 12288.
 // CHECK-LABEL: func @mlp: 6 kernels without fusion, 3 with fusion (3 fusions)
-// CHECK-NEXT: fusion #0 (matmul, 3 ops): fusec.matmul@[[#@LINE+15]]:8, fusec.add@[[#@LINE+16]]:8, fusec.relu@[[#@LINE+17]]:8{{$}}
+// CHECK-NEXT: fusion #0 (matmul, 3 ops): fusec.matmul@[[#@LINE+17]]:8, fusec.add@[[#@LINE+18]]:8, fusec.relu@[[#@LINE+19]]:8{{$}}
 // CHECK-NEXT: bytes in 37376, out 8192, saved ~65536 bytes
-// CHECK-NEXT: fusion #1 (matmul, 2 ops): fusec.matmul@[[#@LINE+16]]:8, fusec.add@[[#@LINE+17]]:8{{$}}
+// CHECK-NEXT: fusion #1 (matmul, 2 ops): fusec.matmul@[[#@LINE+18]]:8, fusec.add@[[#@LINE+19]]:8{{$}}
 // CHECK-NEXT: bytes in 24704, out 2048, saved ~20480 bytes
-// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.gelu@[[#@LINE+16]]:8{{$}}
+// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.gelu@[[#@LINE+18]]:8{{$}}
 // CHECK-NEXT: bytes in 2048, out 2048, saved ~0 bytes
-// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+9]]:8: with bias, relu (stops: 'fusec.matmul' at [[#@LINE+12]]:8: not a cuBLASLt epilogue (bias, relu, tanh gelu, cast))
-// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+11]]:8: with bias (stops: 'fusec.gelu' at [[#@LINE+13]]:8: cuBLASLt's GELU epilogue is the tanh approximation, not the erf form)
+// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+11]]:8: with bias, relu (stops: 'fusec.matmul' at [[#@LINE+14]]:8: not a cuBLASLt epilogue (bias, relu, tanh gelu, cast))
+// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+13]]:8: with bias (stops: 'fusec.gelu' at [[#@LINE+15]]:8: cuBLASLt's GELU epilogue is the tanh approximation, not the erf form)
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.relu@[[#@LINE+8]]:8 -> fusec.matmul@[[#@LINE+9]]:8: the producer is a matmul step (cuBLASLt)
-// CHECK-NEXT: fusec.add@[[#@LINE+9]]:8 -> fusec.gelu@[[#@LINE+10]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: fusec.relu@[[#@LINE+10]]:8 -> fusec.matmul@[[#@LINE+11]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: fusec.add@[[#@LINE+11]]:8 -> fusec.gelu@[[#@LINE+12]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: kernel 0 fusec_{{[0-9a-f]+}} (loop, fusec.gelu@[[#@LINE+11]]:8): 1 blocks x 256 threads, 4 lanes, 4096 bytes, 100.0% in 16-byte accesses{{$}}
+// CHECK-NEXT: kernels: 4096 bytes, 100.0% in 16-byte accesses
 // CHECK-NEXT: memory: arena 10240 bytes, 1.000x the lower bound 10240 (one buffer per temporary: 12288, 2048 saved); constants 0, workspace 33554432; peak at step 1 (matmul)
 // CHECK-NOT: fusec.
 // A model with matmul steps: 6 kernels -> 3 (2 matmul steps, 1 kernel).
@@ -124,24 +139,28 @@ func.func @mlp(%x: tensor<16x64xf32>, %w1: tensor<64x128xf32>, %b1: tensor<128xf
 }
 
 // 16x16: 1024 bytes. The matmul step reads %p and w (2048) and writes 1024;
-// the add is not a bias (its operand varies along rows too). Fusion #1
-// reads %p and %m: 2048, writes 1024, saved 2 * 1024 (%k) + 16384 = 18432.
-// Fusion #2 (exp alone) reads and writes 1024.
+// the add is not a bias (its operand varies along rows too). Fusion #0
+// (exp alone) reads and writes 1024. Fusion #2 reads %p and %m: 2048,
+// writes 1024, saved 2 * 1024 (%k) + 16384 = 18432. Kernels: 16-wide rows
+// of f32, 4 lanes, every byte in 16-byte accesses.
 // Memory: %p lives from step 0 to step 2, %m from step 1 to step 2; the
 // add-mul kernel's result takes %p's bytes in place at step 2: arena 2048,
 // the lower bound (at step 1), one buffer per temporary 3072.
 // CHECK-LABEL: func @diamond: 4 kernels without fusion, 3 with fusion (3 fusions)
-// CHECK-NEXT: fusion #0 (matmul, 1 ops): fusec.matmul@[[#@LINE+16]]:8{{$}}
-// CHECK-NEXT: bytes in 2048, out 1024, saved ~0 bytes
-// CHECK-NEXT: fusion #1 (loop, 2 ops): fusec.add@[[#@LINE+15]]:8, fusec.mul@[[#@LINE+16]]:9{{$}}
-// CHECK-NEXT: bytes in 2048, out 1024, saved ~18432 bytes
-// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.exp@[[#@LINE+11]]:8{{$}}
+// CHECK-NEXT: fusion #0 (loop, 1 ops): fusec.exp@[[#@LINE+18]]:8{{$}}
 // CHECK-NEXT: bytes in 1024, out 1024, saved ~0 bytes
-// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+10]]:8: no epilogue ('fusec.add' at [[#@LINE+11]]:8: the added operand is not a bias broadcast along the rows (one value per column))
+// CHECK-NEXT: fusion #1 (matmul, 1 ops): fusec.matmul@[[#@LINE+17]]:8{{$}}
+// CHECK-NEXT: bytes in 2048, out 1024, saved ~0 bytes
+// CHECK-NEXT: fusion #2 (loop, 2 ops): fusec.add@[[#@LINE+16]]:8, fusec.mul@[[#@LINE+17]]:9{{$}}
+// CHECK-NEXT: bytes in 2048, out 1024, saved ~18432 bytes
+// CHECK-NEXT: matmul fusec.matmul@[[#@LINE+13]]:8: no epilogue ('fusec.add' at [[#@LINE+14]]:8: the added operand is not a bias broadcast along the rows (one value per column))
 // CHECK-NEXT: not fused:
-// CHECK-NEXT: fusec.exp@[[#@LINE+7]]:8 -> fusec.matmul@[[#@LINE+8]]:8: the consumer is a matmul step (cuBLASLt)
-// CHECK-NEXT: fusec.exp@[[#@LINE+6]]:8 -> fusec.add@[[#@LINE+8]]:8: a multi-output fusion with 'fusec.mul' at [[#@LINE+9]]:9 would create a cycle through another user
-// CHECK-NEXT: fusec.matmul@[[#@LINE+6]]:8 -> fusec.add@[[#@LINE+7]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: fusec.exp@[[#@LINE+10]]:8 -> fusec.matmul@[[#@LINE+11]]:8: the consumer is a matmul step (cuBLASLt)
+// CHECK-NEXT: fusec.exp@[[#@LINE+9]]:8 -> fusec.add@[[#@LINE+11]]:8: a multi-output fusion with 'fusec.mul' at [[#@LINE+12]]:9 would create a cycle through another user
+// CHECK-NEXT: fusec.matmul@[[#@LINE+9]]:8 -> fusec.add@[[#@LINE+10]]:8: the producer is a matmul step (cuBLASLt)
+// CHECK-NEXT: kernel 0 fusec_{{[0-9a-f]+}} (loop, fusec.exp@[[#@LINE+7]]:8): 1 blocks x 256 threads, 4 lanes, 2048 bytes, 100.0% in 16-byte accesses{{$}}
+// CHECK-NEXT: kernel 1 fusec_{{[0-9a-f]+}} (loop, fusec.add@[[#@LINE+8]]:8): 1 blocks x 256 threads, 4 lanes, 3072 bytes, 100.0% in 16-byte accesses{{$}}
+// CHECK-NEXT: kernels: 5120 bytes, 100.0% in 16-byte accesses
 // CHECK-NEXT: memory: arena 2048 bytes, 1.000x the lower bound 2048 (one buffer per temporary: 3072, 1024 saved); constants 0, workspace 33554432; peak at step 1 (matmul)
 // CHECK-NOT: fusec.
 // A refused cycle: exp feeds the add directly and through the matmul.
@@ -157,38 +176,38 @@ func.func @diamond(%a: tensor<16x16xf32>, %w: tensor<16x16xf32>) -> tensor<16x16
 // fusions and the call. x: 8x32 = 1024 bytes, c and n: 128, v and e: 32,
 // y, q: 4x8 = 128, t: 2048, u: 3072, the row results r1, r3: 32, r2: 128.
 // CHECK-LABEL: func @reasons: 17 kernels without fusion, 15 with fusion (14 fusions)
-// CHECK-NEXT: fusion #0 (loop, 1 ops): fusec.relu@[[#@LINE+75]]:10{{$}}
-// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
-// CHECK-NEXT: fusion #1 (loop, 1 ops): fusec.abs@[[#@LINE+71]]:9{{$}}
-// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
-// a8 reads r3 (32) and y (128).
-// CHECK-NEXT: fusion #2 (loop, 1 ops): fusec.add@[[#@LINE+67]]:9{{$}}
-// CHECK-NEXT: bytes in 160, out 128, saved ~0 bytes
-// CHECK-NEXT: fusion #3 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+64]]:9{{$}}
+// CHECK-NEXT: fusion #0 (row_reduction, 1 ops): fusec.reduce_sum@[[#@LINE+59]]:9{{$}}
 // CHECK-NEXT: bytes in 1024, out 32, saved ~0 bytes
-// a7 reads p (1024) and u (3072), writes 3x8x32: 3072.
-// CHECK-NEXT: fusion #4 (loop, 1 ops): fusec.sub@[[#@LINE+60]]:9{{$}}
-// CHECK-NEXT: bytes in 4096, out 3072, saved ~0 bytes
-// CHECK-NEXT: fusion #5 (loop, 1 ops): fusec.add@[[#@LINE+57]]:9{{$}}
-// CHECK-NEXT: bytes in 3072, out 2048, saved ~0 bytes
-// CHECK-NEXT: fusion #6 (loop, 1 ops): fusec.exp@[[#@LINE+54]]:8{{$}}
-// CHECK-NEXT: bytes in 1024, out 1024, saved ~0 bytes
+// CHECK-NEXT: fusion #1 (loop, 1 ops): fusec.broadcast_to@[[#@LINE+58]]:9{{$}}
+// CHECK-NEXT: bytes in 32, out 128, saved ~0 bytes
+// CHECK-NEXT: fusion #2 (reduction, 1 ops): fusec.reduce_sum@[[#@LINE+57]]:9{{$}}
+// CHECK-NEXT: bytes in 1024, out 128, saved ~0 bytes
+// CHECK-NEXT: fusion #3 (loop, 1 ops): fusec.mul@[[#@LINE+56]]:9{{$}}
+// CHECK-NEXT: bytes in 1152, out 1024, saved ~0 bytes
+// CHECK-NEXT: fusion #4 (loop, 1 ops): fusec.exp@[[#@LINE+55]]:8{{$}}
+// CHECK-NEXT: bytes in 32, out 32, saved ~0 bytes
+// CHECK-NEXT: fusion #5 (loop, 1 ops): fusec.neg@[[#@LINE+55]]:8{{$}}
+// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
 // a3, a4, a5 read x once (1024), e (32) and n (128): 1184; write a5: 1024;
 // saved 2 * (1024 + 1024) (a3, a4) + 2 * 16384 = 36864.
-// CHECK-NEXT: fusion #7 (loop, 3 ops): fusec.add@[[#@LINE+46]]:9, fusec.add@[[#@LINE+48]]:9, fusec.add@[[#@LINE+49]]:9{{$}}
+// CHECK-NEXT: fusion #6 (loop, 3 ops): fusec.add@[[#@LINE+50]]:9, fusec.add@[[#@LINE+52]]:9, fusec.add@[[#@LINE+53]]:9{{$}}
 // CHECK-NEXT: bytes in 1184, out 1024, saved ~36864 bytes
-// CHECK-NEXT: fusion #8 (loop, 1 ops): fusec.neg@[[#@LINE+45]]:8{{$}}
-// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
-// CHECK-NEXT: fusion #9 (loop, 1 ops): fusec.exp@[[#@LINE+41]]:8{{$}}
-// CHECK-NEXT: bytes in 32, out 32, saved ~0 bytes
-// CHECK-NEXT: fusion #10 (loop, 1 ops): fusec.mul@[[#@LINE+38]]:9{{$}}
-// CHECK-NEXT: bytes in 1152, out 1024, saved ~0 bytes
-// CHECK-NEXT: fusion #11 (reduction, 1 ops): fusec.reduce_sum@[[#@LINE+35]]:9{{$}}
-// CHECK-NEXT: bytes in 1024, out 128, saved ~0 bytes
-// CHECK-NEXT: fusion #12 (loop, 1 ops): fusec.broadcast_to@[[#@LINE+32]]:9{{$}}
-// CHECK-NEXT: bytes in 32, out 128, saved ~0 bytes
-// CHECK-NEXT: fusion #13 (row_reduction, 1 ops): fusec.reduce_sum@[[#@LINE+29]]:9{{$}}
+// CHECK-NEXT: fusion #7 (loop, 1 ops): fusec.exp@[[#@LINE+52]]:8{{$}}
+// CHECK-NEXT: bytes in 1024, out 1024, saved ~0 bytes
+// CHECK-NEXT: fusion #8 (loop, 1 ops): fusec.add@[[#@LINE+51]]:9{{$}}
+// CHECK-NEXT: bytes in 3072, out 2048, saved ~0 bytes
+// a7 reads p (1024) and u (3072), writes 3x8x32: 3072.
+// CHECK-NEXT: fusion #9 (loop, 1 ops): fusec.sub@[[#@LINE+49]]:9{{$}}
+// CHECK-NEXT: bytes in 4096, out 3072, saved ~0 bytes
+// CHECK-NEXT: fusion #10 (row_reduction, 1 ops): fusec.reduce_max@[[#@LINE+48]]:9{{$}}
 // CHECK-NEXT: bytes in 1024, out 32, saved ~0 bytes
+// a8 reads r3 (32) and y (128).
+// CHECK-NEXT: fusion #11 (loop, 1 ops): fusec.add@[[#@LINE+46]]:9{{$}}
+// CHECK-NEXT: bytes in 160, out 128, saved ~0 bytes
+// CHECK-NEXT: fusion #12 (loop, 1 ops): fusec.abs@[[#@LINE+45]]:9{{$}}
+// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
+// CHECK-NEXT: fusion #13 (loop, 1 ops): fusec.relu@[[#@LINE+45]]:10{{$}}
+// CHECK-NEXT: bytes in 128, out 128, saved ~0 bytes
 // CHECK-NEXT: not fused:
 // CHECK-NEXT: fusec.reduce_sum@[[#@LINE+26]]:9 -> fusec.broadcast_to@[[#@LINE+27]]:9: the consumer iterates over 4x8, neither the reduction's input nor its output
 // CHECK-NEXT: fusec.reduce_sum@[[#@LINE+27]]:9 -> fusec.mul@[[#@LINE+28]]:9: a reduction that is not a row reduction (the innermost dimensions) takes only an epilogue of its result's size
@@ -235,3 +254,8 @@ func.func @reasons(%x: tensor<8x32xf32>, %v: tensor<8x1xf32>, %y: tensor<4x8xf32
   %a10 = fusec.relu %call : tensor<4x8xf32>
   return %a1, %a2, %a5, %n, %a6, %a7, %a8, %a10 : tensor<4x8xf32>, tensor<8x32xf32>, tensor<8x32xf32>, tensor<32xf32>, tensor<2x8x32xf32>, tensor<3x8x32xf32>, tensor<4x8xf32>, tensor<4x8xf32>
 }
+
+// --entry picks the function the report describes.
+// RUN: fusec %s --emit=report --entry=diamond | FileCheck %s --check-prefix=ENTRY
+// ENTRY: func @diamond: 4 kernels without fusion, 3 with fusion (3 fusions)
+// ENTRY-NOT: func @

@@ -1,19 +1,22 @@
 //===- CudaEmitter.h - fusec.fusion to CUDA C++ ----------------*- C++ -*-===//
 //
-// Turns one `fusec.fusion` into one `extern "C" __global__` CUDA C++ kernel.
-// Three kernel shapes:
+// Turns one `fusec.fusion` into one `extern "C" __global__` CUDA C++ kernel
+// (docs/codegen.md describes each shape):
 //
 //  * elementwise: a grid-stride loop over the outputs' elements; when every
 //    operand is read at the element's own position (or is a scalar), the
 //    loop moves 16 bytes per operand per iteration with vector loads and
-//    stores and a scalar tail; otherwise every value is addressed through
-//    its index arithmetic (broadcast, transpose, slice, reshape, concat),
-//    with 32-bit indices when the sizes allow;
-//  * row reduction: one block per row (grid-stride over rows), the fused
-//    producers evaluated inside the reduction loop, a warp-shuffle and
-//    shared-memory combine, then the epilogue over the row;
-//  * other reductions: one thread per output, reducing in the reference's
-//    order.
+//    stores and a scalar tail; when the outputs' rows allow it, each thread
+//    computes a vector of consecutive outputs, reading as vectors the
+//    inputs LaneAccess.h finds contiguous (a bias row); otherwise every
+//    value is addressed through its index arithmetic (broadcast, transpose,
+//    slice, reshape, concat), with 32-bit indices when the sizes allow;
+//  * row reduction: a group of a warp's lanes per short or medium row, a
+//    block per long row, the fused producers evaluated inside the reduction
+//    loop (in vector lanes where the rows allow), a warp-shuffle (and
+//    shared-memory) combine, then the epilogue over the row;
+//  * other reductions: slices of a block per output combined in a fixed
+//    order, or one thread per output reducing in the reference's order.
 //
 // Values of a kernel are computed in f32 (integers in their own width);
 // f16/bf16 values are rounded once, when stored (or, with
@@ -52,6 +55,14 @@ struct KernelSource {
   /// Each parameter's dtype and element count (rt::KernelDesc::params).
   std::vector<rt::KernelParam> params;
   int64_t work = 0, rowLength = 0, vectorWidth = 1;
+  /// The bytes of its parameters (each read or written once), and those
+  /// of them moved by 16-byte vector accesses (the outputs and inputs of a
+  /// vector loop whose elements take 16 bytes per vector).
+  int64_t bytesMoved = 0, bytesIn16ByteAccesses = 0;
+  /// Whether its shapes allow 16-byte accesses at all: the innermost
+  /// extent of what it iterates over (its outputs; a row reduction's rows)
+  /// is a multiple of 16 bytes' worth of elements.
+  bool shapesAllowVectors = false;
   /// (input, output) pairs that may share storage (rt::KernelDesc::inPlace):
   /// in a loop over linear positions, the input has the output's element
   /// count and element size, and feeds that output and no other, so every

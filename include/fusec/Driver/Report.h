@@ -27,16 +27,24 @@ enum class ReportFormat { Text, Dot };
 /// operations are still in place.
 class FusionReportCollector final : public FusionObserver {
 public:
-  explicit FusionReportCollector(ReportFormat format) : format(format) {}
+  /// `entry`, when not empty, is the one function described (a graph of
+  /// its own); otherwise every function with a body is.
+  explicit FusionReportCollector(ReportFormat format, std::string entry = {})
+      : format(format), entry(std::move(entry)) {}
   void planned(mlir::func::FuncOp func, const FusionPlan &plan) override;
 
   /// The whole report of `module` (after the pipeline): per function with
-  /// a body, its fusion plan (or its kernel count when nothing was fused)
-  /// and, for the text format, its memory plan for `codegen`'s target.
+  /// a body (only the entry, when one was given), its fusion plan (or its
+  /// kernel count when nothing was fused) and, for the text format, its
+  /// kernels and memory plan for `codegen`'s target.
   std::string render(mlir::ModuleOp module, const CodegenOptions &codegen);
 
 private:
+  /// Whether `func`'s graph is a cluster of the module's graph.
+  bool sharedGraph(mlir::func::FuncOp func) const;
+
   ReportFormat format;
+  std::string entry;
   std::mutex mutex;
   std::map<std::string, std::string> byFunction;
 };

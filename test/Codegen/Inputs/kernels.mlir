@@ -272,3 +272,84 @@ func.func @rounding_trig(%x: tensor<64xf32>, %h: tensor<64xf16>) -> (tensor<64xf
   %hr = fusec.round %h : tensor<64xf16>
   return %o, %sk, %hr : tensor<64xf32>, tensor<64xf32>, tensor<64xf16>
 }
+
+// Vector lanes (emitLaneElementwise): outputs of one shape whose rows are
+// a multiple of the vector width, inputs read as vectors (the bias row, the
+// activations), once per thread (a per-row scale, a scalar) or lane by
+// lane (a transposed input).
+func.func @lanes_bias(%x: tensor<6x32xf32>, %bias: tensor<32xf32>, %scale: tensor<6x1xf32>, %t: tensor<32x6xf32>) -> (tensor<6x32xf32>, tensor<6x32xf32>) {
+  %0 = fusec.add %x, %bias : tensor<6x32xf32>, tensor<32xf32>
+  %1 = fusec.mul %0, %scale : tensor<6x32xf32>, tensor<6x1xf32>
+  %2 = fusec.tanh %1 : tensor<6x32xf32>
+  %tt = fusec.transpose %t, [1, 0] : tensor<32x6xf32> -> tensor<6x32xf32>
+  %3 = fusec.sub %2, %tt : tensor<6x32xf32>
+  return %2, %3 : tensor<6x32xf32>, tensor<6x32xf32>
+}
+
+// f16 streams: 8 lanes (16 bytes); an f32 bias makes the width 4.
+func.func @lanes_f16(%x: tensor<4x64xf16>, %bias: tensor<64xf16>, %g: tensor<4x1x64xf16>) -> tensor<4x64xf16> {
+  %0 = fusec.add %x, %bias : tensor<4x64xf16>, tensor<64xf16>
+  %r = fusec.reshape %g : tensor<4x1x64xf16> -> tensor<4x64xf16>
+  %1 = fusec.mul %0, %r : tensor<4x64xf16>
+  %2 = fusec.sigmoid %1 : tensor<4x64xf16>
+  return %2 : tensor<4x64xf16>
+}
+func.func @lanes_mixed(%x: tensor<4x64xf16>, %bias: tensor<64xf32>) -> tensor<4x64xf32> {
+  %c = fusec.cast %x : tensor<4x64xf16> to tensor<4x64xf32>
+  %0 = fusec.add %c, %bias : tensor<4x64xf32>, tensor<64xf32>
+  return %0 : tensor<4x64xf32>
+}
+
+// Slices and split pieces along the row: aligned starts are vectors, a
+// misaligned one (of another input) lane by lane.
+func.func @lanes_slices(%x: tensor<3x40xf32>, %y: tensor<3x16xf32>, %z: tensor<3x40xf32>) -> (tensor<3x16xf32>, tensor<3x16xf32>) {
+  %a = fusec.slice %x [0, 8] [3, 16] [1, 1] : tensor<3x40xf32> -> tensor<3x16xf32>
+  %b = fusec.slice %z [0, 21] [3, 16] [1, 1] : tensor<3x40xf32> -> tensor<3x16xf32>
+  %s:2 = fusec.split %x axis = 1 sizes = [24, 16] : tensor<3x40xf32> -> tensor<3x24xf32>, tensor<3x16xf32>
+  %0 = fusec.add %a, %y : tensor<3x16xf32>
+  %1 = fusec.mul %0, %b : tensor<3x16xf32>
+  %2 = fusec.sub %1, %s#1 : tensor<3x16xf32>
+  %3 = fusec.exp %2 : tensor<3x16xf32>
+  return %2, %3 : tensor<3x16xf32>, tensor<3x16xf32>
+}
+
+// Row reductions in vector lanes: an f16 softmax (8 lanes, the bias row of
+// the epilogue a vector too) and a reduction over the two innermost
+// dimensions; one with a reshaped element output keeps scalar stores.
+func.func @lanes_softmax_f16(%x: tensor<6x128xf16>, %b: tensor<128xf16>) -> tensor<6x128xf16> {
+  %xb = fusec.add %x, %b : tensor<6x128xf16>, tensor<128xf16>
+  %m = fusec.reduce_max %xb axes = [1] keep_dims : tensor<6x128xf16> -> tensor<6x1xf16>
+  %d = fusec.sub %xb, %m : tensor<6x128xf16>, tensor<6x1xf16>
+  %e = fusec.exp %d : tensor<6x128xf16>
+  %s = fusec.reduce_sum %e axes = [1] keep_dims : tensor<6x128xf16> -> tensor<6x1xf16>
+  %o = fusec.div %e, %s : tensor<6x128xf16>, tensor<6x1xf16>
+  return %o : tensor<6x128xf16>
+}
+func.func @lanes_planes(%x: tensor<3x5x8x12xf32>) -> (tensor<3x5xf32>, tensor<3x5x96xf32>) {
+  %s = fusec.reduce_sum %x axes = [2, 3] : tensor<3x5x8x12xf32> -> tensor<3x5xf32>
+  %sq = fusec.mul %x, %x : tensor<3x5x8x12xf32>
+  %r = fusec.reshape %sq : tensor<3x5x8x12xf32> -> tensor<3x5x96xf32>
+  return %s, %r : tensor<3x5xf32>, tensor<3x5x96xf32>
+}
+
+// Column reductions sliced over a block: 32 outputs per block (fewer rounded
+// up to a power of two), 8 or more threads per output combined in order;
+// with a bias-gradient-like epilogue and an output of the input's size.
+func.func @columns_sliced(%a: tensor<150x40xf32>, %b: tensor<70x3x5xi32>, %h: tensor<96x8xf16>) -> (tensor<40xf32>, tensor<150x40xf32>, tensor<3x5xi32>, tensor<8xf16>) {
+  %e = fusec.exp %a : tensor<150x40xf32>
+  %0 = fusec.reduce_sum %e axes = [0] : tensor<150x40xf32> -> tensor<40xf32>
+  %n = fusec.neg %0 : tensor<40xf32>
+  %1 = fusec.reduce_max %b axes = [0] : tensor<70x3x5xi32> -> tensor<3x5xi32>
+  %2 = fusec.reduce_mean %h axes = [0] : tensor<96x8xf16> -> tensor<8xf16>
+  return %n, %e, %1, %2 : tensor<40xf32>, tensor<150x40xf32>, tensor<3x5xi32>, tensor<8xf16>
+}
+
+// Rows of a few elements packed several to a warp, rows of a few hundred a
+// warp each, rows past the last of a warp idle in its shuffles.
+func.func @rows_packed(%a: tensor<37x6xf32>, %b: tensor<5x300xf32>, %c: tensor<9x2x8xf16>) -> (tensor<37xf32>, tensor<5x300xf32>, tensor<9x2xf16>) {
+  %0 = fusec.reduce_max %a axes = [1] : tensor<37x6xf32> -> tensor<37xf32>
+  %s = fusec.reduce_sum %b axes = [1] keep_dims : tensor<5x300xf32> -> tensor<5x1xf32>
+  %1 = fusec.div %b, %s : tensor<5x300xf32>, tensor<5x1xf32>
+  %2 = fusec.reduce_sum %c axes = [2] : tensor<9x2x8xf16> -> tensor<9x2xf16>
+  return %0, %1, %2 : tensor<37xf32>, tensor<5x300xf32>, tensor<9x2xf16>
+}

@@ -388,6 +388,7 @@ private:
   template <typename Fn>
   bool forEachNeighbor(int node, bool forward, Fn &&visit);
   FusionPlan finish();
+  void sortInProgramOrder(std::vector<FusionGroup> &planned) const;
 
   Operation *opAt(unsigned p) const { return ops[p]; }
 
@@ -936,6 +937,67 @@ void Planner::multiOutputFusion() {
   }
 }
 
+/// Puts `groups` in the order their fusions run once the plan is applied:
+/// applyFusionPlan puts each fusion where its last operation was, then
+/// stableTopologicalSort takes every ready operation in position order.
+/// The same Kahn order here, over the fusions and the operations outside
+/// them, keyed by those positions.
+void Planner::sortInProgramOrder(std::vector<FusionGroup> &planned) const {
+  size_t numGroups = planned.size();
+  // Units: groups 0..G-1, then the operation at position p as G + p.
+  llvm::DenseMap<Operation *, unsigned> unitOf;
+  std::vector<unsigned> key(numGroups + ops.size());
+  for (auto [g, group] : llvm::enumerate(planned)) {
+    for (Operation *op : group.allOps)
+      unitOf[op] = unsigned(g);
+    key[g] = pos.lookup(group.allOps.back());
+  }
+  for (auto [p, op] : llvm::enumerate(ops)) {
+    unitOf.try_emplace(op, unsigned(numGroups + p));
+    key[numGroups + p] = unsigned(p);
+  }
+  // Each use of a value from another unit is one wait.
+  std::vector<unsigned> waiting(key.size(), 0);
+  std::vector<SmallVector<Operation *, 1>> members(key.size());
+  for (Operation *op : ops) {
+    unsigned u = unitOf.lookup(op);
+    members[u].push_back(op);
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        if (auto it = unitOf.find(def); it != unitOf.end() && it->second != u)
+          ++waiting[u];
+  }
+  auto later = [&](unsigned a, unsigned b) { return key[a] > key[b]; };
+  std::vector<unsigned> ready;
+  for (unsigned u = 0; u < key.size(); ++u)
+    if (!members[u].empty() && !waiting[u])
+      ready.push_back(u);
+  std::make_heap(ready.begin(), ready.end(), later);
+  std::vector<unsigned> order;
+  while (!ready.empty()) {
+    std::pop_heap(ready.begin(), ready.end(), later);
+    unsigned u = ready.back();
+    ready.pop_back();
+    if (u < numGroups)
+      order.push_back(u);
+    for (Operation *op : members[u])
+      for (OpOperand &use : op->getUses())
+        if (auto it = unitOf.find(use.getOwner()); it != unitOf.end() &&
+                                                   it->second != u &&
+                                                   --waiting[it->second] == 0) {
+          ready.push_back(it->second);
+          std::push_heap(ready.begin(), ready.end(), later);
+        }
+  }
+  // (A plan is acyclic: every group is placed.)
+  if (order.size() != numGroups)
+    return;
+  std::vector<FusionGroup> sorted;
+  for (unsigned g : order)
+    sorted.push_back(std::move(planned[g]));
+  planned = std::move(sorted);
+}
+
 FusionPlan Planner::finish() {
   FusionPlan plan;
   plan.matmuls = std::move(matmulDecisions);
@@ -985,6 +1047,7 @@ FusionPlan Planner::finish() {
         internal, saturatingMul(kernels - 1, options.launchCostBytes));
     plan.groups.push_back(std::move(out));
   }
+  sortInProgramOrder(plan.groups);
   // Kernels: every op that is not a constant or a reshape launches one
   // without fusion; with fusion, the groups plus the unfused ones.
   llvm::SmallPtrSet<Operation *, 16> grouped;

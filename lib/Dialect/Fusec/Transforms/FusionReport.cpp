@@ -12,10 +12,7 @@
 using namespace mlir;
 using namespace fusec;
 
-namespace {
-
-/// "fusec.add@3:8": the op and where it is.
-std::string opRef(Operation *op) {
+std::string fusec::opReference(Operation *op) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << op->getName();
@@ -23,6 +20,8 @@ std::string opRef(Operation *op) {
     os << "@" << loc.getLine() << ":" << loc.getColumn();
   return s;
 }
+
+namespace {
 
 std::string typeString(Type type) {
   std::string s;
@@ -75,12 +74,12 @@ void fusec::printFusionReport(llvm::raw_ostream &os, func::FuncOp func,
     os << "  fusion #" << i << " (" << fusionKindName(group.kind).data() << ", "
        << group.ops.size() << " ops): ";
     llvm::interleaveComma(group.ops, os,
-                          [&](Operation *op) { os << opRef(op); });
+                          [&](Operation *op) { os << opReference(op); });
     os << "\n    bytes in " << group.bytesIn << ", out " << group.bytesOut
        << ", saved ~" << group.bytesSaved << " bytes\n";
   }
   for (const MatmulDecision &m : plan.matmuls) {
-    os << "  matmul " << opRef(m.matmul) << ": ";
+    os << "  matmul " << opReference(m.matmul) << ": ";
     if (m.epilogue.empty())
       os << "no epilogue";
     else
@@ -95,8 +94,8 @@ void fusec::printFusionReport(llvm::raw_ostream &os, func::FuncOp func,
   // Duplicated producers give identical lines; print each once.
   llvm::StringSet<> printed;
   for (const UnfusedEdge &edge : plan.unfused) {
-    std::string line = opRef(edge.producer) + " -> " + opRef(edge.consumer) +
-                       ": " + edge.reason;
+    std::string line = opReference(edge.producer) + " -> " +
+                       opReference(edge.consumer) + ": " + edge.reason;
     if (printed.insert(line).second)
       os << "    " << line << "\n";
   }
@@ -124,7 +123,7 @@ void fusec::printFusionDot(llvm::raw_ostream &os, func::FuncOp func,
   auto node = [&](Operation *op) {
     unsigned id = ids.size();
     ids[op] = id;
-    std::string label = opRef(op);
+    std::string label = opReference(op);
     if (op->getNumResults())
       label += "\\n" + dotEscape(typeString(op->getResult(0).getType()));
     std::string extra;

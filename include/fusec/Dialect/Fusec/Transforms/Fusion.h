@@ -95,7 +95,12 @@ struct MatmulDecision {
   std::string stop;
 };
 
+/// "fusec.add@3:8": an operation and where it is, as reports name it.
+std::string opReference(mlir::Operation *op);
+
 struct FusionPlan {
+  /// In program order (by the position of each group's last operation,
+  /// where its fusion goes): the report numbers them so.
   std::vector<FusionGroup> groups;
   std::vector<UnfusedEdge> unfused;
   /// One per matmul of the block, in block order.
