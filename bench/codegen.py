@@ -48,7 +48,8 @@ def functions(path):
 def compile_stats(fusec, model, entry, *flags):
     start = time.perf_counter()
     r = subprocess.run([fusec, model, f"--entry={entry}", "--emit=exec",
-                        "-o", os.devnull, "--compile-stats", *flags],
+                        "-o", os.devnull, "--compile-stats", "--no-model-cache",
+                        *flags],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     elapsed = time.perf_counter() - start
     m = STATS.search(r.stderr)

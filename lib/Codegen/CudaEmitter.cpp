@@ -352,7 +352,12 @@ private:
   /// Grid-stride loops writing the outputs `include` selects, one loop per
   /// distinct size; any grid shape works.
   void emitGridStrideOutputs(llvm::function_ref<bool(Value)> include);
-  LogicalResult emitLinearElementwise(KernelSource &k);
+  /// Every output's values at linear positions: one loop per output size,
+  /// over 16-byte vectors. Returns false (emitting nothing) otherwise.
+  bool emitLinearElementwise(KernelSource &k);
+  /// The loop of outputs `outs` (of `n` elements); returns its vector
+  /// width.
+  int64_t emitLinearLoop(KernelSource &k, ArrayRef<Value> outs, int64_t n);
   /// Outputs of one shape whose innermost extent is a multiple of the
   /// vector width: each thread computes `width` consecutive outputs of a
   /// row, loading the inputs LaneAccess finds contiguous as vectors.
@@ -397,7 +402,7 @@ private:
                                 bool rowReduction);
   void emitSignature();
   void emitHostEntry();
-  bool isLinear();
+  bool isLinear(ArrayRef<Value> outs, int64_t n);
   LogicalResult fail(const Twine &message) {
     fusion.emitError() << "cannot generate a kernel for this fusion: "
                        << message;
@@ -1050,14 +1055,19 @@ void KernelEmitter::emitHostEntry() {
   line("#endif");
 }
 
-/// Every value is read at the element's own linear position or is a
-/// single element: the kernel can work on linear positions (and vectors).
-bool KernelEmitter::isLinear() {
-  int64_t n = countOf(fusion.getYield().getValues().front());
-  for (Value v : fusion.getYield().getValues())
+/// Every value `outs` depend on is read at the element's own linear
+/// position (of `n`) or is a single element: their loop can work on linear
+/// positions (and vectors).
+bool KernelEmitter::isLinear(ArrayRef<Value> outs, int64_t n) {
+  for (Value v : outs)
     if (countOf(v) != n)
       return false;
-  for (Operation &op : body.without_terminator()) {
+  llvm::SmallPtrSet<Value, 16> needed(outs.begin(), outs.end());
+  for (Operation &op : llvm::reverse(body.without_terminator())) {
+    if (llvm::none_of(op.getResults(),
+                      [&](Value r) { return needed.contains(r); }))
+      continue;
+    needed.insert(op.operand_begin(), op.operand_end());
     if (isa<ConstantOp>(op)) {
       int64_t c = countOf(op.getResult(0));
       if (c != 1 && c != n)
@@ -1076,7 +1086,7 @@ bool KernelEmitter::isLinear() {
       return false;
   }
   for (BlockArgument arg : body.getArguments())
-    if (countOf(arg) != n && countOf(arg) != 1)
+    if (needed.contains(arg) && countOf(arg) != n && countOf(arg) != 1)
       return false;
   return true;
 }
@@ -1120,94 +1130,144 @@ KernelEmitter::inPlacePairs(int64_t n) {
   return pairs;
 }
 
-LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
+bool KernelEmitter::emitLinearElementwise(KernelSource &k) {
+  // The outputs by element count: one loop each (several when unrelated
+  // kernels were merged horizontally), every one over linear positions.
   ValueRange outputs = fusion.getYield().getValues();
-  int64_t n = countOf(outputs.front());
-  // 16 bytes per access for the widest element involved.
-  size_t widest = 1;
-  for (BlockArgument arg : body.getArguments())
-    if (countOf(arg) == n)
-      widest = std::max(widest, dtypeSize(dtypeOf(arg)));
-  for (Value v : outputs)
-    widest = std::max(widest, dtypeSize(dtypeOf(v)));
-  int64_t vec = std::max<int64_t>(1, 16 / widest);
-  k.shapesAllowVectors = n % vec == 0;
-  if (n < vec * 4)
-    vec = 1; // Tiny kernels: not worth a vector loop.
-  k.kind = FusionKind::Loop;
-  k.work = n;
-  k.vectorWidth = vec;
-  for (auto [p, v] :
-       llvm::enumerate(llvm::concat<const Value>(body.getArguments(), outputs)))
-    if (vec * int64_t(dtypeSize(dtypeOf(v))) == 16 && countOf(v) == n)
-      accessBytes[p] = 16;
-  inPlace = inPlacePairs(n);
-  k.inPlace = inPlace;
-  k.blockSize = target.elementwiseBlock;
-  k.gridSize = target.gridFor(n, int64_t(k.blockSize) * vec);
-  linearMode = true;
+  SmallVector<int64_t> counts;
+  SmallVector<SmallVector<Value>> bySize;
+  for (Value v : outputs) {
+    auto *it = llvm::find(counts, countOf(v));
+    if (it == counts.end()) {
+      counts.push_back(countOf(v));
+      bySize.emplace_back();
+      it = counts.end() - 1;
+    }
+    bySize[size_t(it - counts.begin())].push_back(v);
+  }
+  for (auto [n, outs] : llvm::zip(counts, bySize))
+    if (!isLinear(outs, n))
+      return false;
 
+  k.kind = FusionKind::Loop;
+  k.blockSize = target.elementwiseBlock;
+  k.shapesAllowVectors = true;
+  // In place only with one loop: a thread of another loop could read an
+  // input after this one wrote its output.
+  if (counts.size() == 1) {
+    inPlace = inPlacePairs(counts.front());
+    k.inPlace = inPlace;
+  }
+  linearMode = true;
   emitSignature();
   ++indent;
-  line("const " + indexType + " n = " + std::to_string(n) + ";");
   line("const " + indexType + " first = (" + indexType +
        ")blockIdx.x * blockDim.x + threadIdx.x;");
   line("const " + indexType + " step = (" + indexType +
        ")gridDim.x * blockDim.x;");
+  for (auto [n, outs] : llvm::zip(counts, bySize)) {
+    int64_t vec = emitLinearLoop(k, outs, n);
+    if (n >= k.work) {
+      k.work = n;
+      k.vectorWidth = vec;
+      k.gridSize = target.gridFor(n, int64_t(k.blockSize) * vec);
+    }
+  }
+  --indent;
+  line("}");
+  return true;
+}
+
+int64_t KernelEmitter::emitLinearLoop(KernelSource &k, ArrayRef<Value> outs,
+                                      int64_t n) {
+  ValueRange outputs = fusion.getYield().getValues();
+  auto numberOf = [&](Value v) {
+    return size_t(llvm::find(outputs, v) - outputs.begin());
+  };
+  // The inputs the loop reads whole.
+  llvm::SmallPtrSet<Value, 16> needed(outs.begin(), outs.end());
+  for (Operation &op : llvm::reverse(body.without_terminator()))
+    if (llvm::any_of(op.getResults(),
+                     [&](Value r) { return needed.contains(r); }))
+      needed.insert(op.operand_begin(), op.operand_end());
+  SmallVector<BlockArgument> streams;
+  for (BlockArgument arg : body.getArguments())
+    if (needed.contains(arg) && countOf(arg) == n)
+      streams.push_back(arg);
+  // 16 bytes per access for the widest element involved.
+  size_t widest = 1;
+  for (BlockArgument arg : streams)
+    widest = std::max(widest, dtypeSize(dtypeOf(arg)));
+  for (Value v : outs)
+    widest = std::max(widest, dtypeSize(dtypeOf(v)));
+  int64_t vec = std::max<int64_t>(1, 16 / int64_t(widest));
+  k.shapesAllowVectors &= n % vec == 0;
+  if (n < vec * 4)
+    vec = 1; // Tiny loops: not worth a vector loop.
+  if (vec > 1) {
+    for (BlockArgument arg : streams)
+      if (vec * int64_t(dtypeSize(dtypeOf(arg))) == 16)
+        accessBytes[arg.getArgNumber()] = 16;
+    for (Value v : outs)
+      if (vec * int64_t(dtypeSize(dtypeOf(v))) == 16)
+        accessBytes[body.getNumArguments() + numberOf(v)] = 16;
+  }
+
+  std::string count = std::to_string(n);
   auto storeOutputs = [&](const Index &idx, StringRef at) {
-    for (auto [i, v] : llvm::enumerate(outputs))
-      line("out" + std::to_string(i) + "[" + at.str() +
+    for (Value v : outs)
+      line("out" + std::to_string(numberOf(v)) + "[" + at.str() +
            "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
   };
   if (vec > 1) {
     // Vector loop: each thread handles `vec` consecutive elements.
-    line("const " + indexType + " vectors = n / " + std::to_string(vec) + ";");
-    line("for (" + indexType + " w = first; w < vectors; w += step) {");
+    std::string w = std::to_string(vec);
+    line("for (" + indexType + " w = first; w < " + std::to_string(n / vec) +
+         "; w += step) {");
     ++indent;
     pushScope();
-    for (BlockArgument arg : body.getArguments()) {
-      if (countOf(arg) != n)
-        continue;
+    for (BlockArgument arg : streams) {
       std::string vecType = std::string("fusec_vec<") +
-                            storageType(dtypeOf(arg)) + ", " +
-                            std::to_string(vec) + ">";
+                            storageType(dtypeOf(arg)) + ", " + w + ">";
       std::string name = "x" + std::to_string(arg.getArgNumber());
       line("const " + vecType + " " + name + " = reinterpret_cast<const " +
            vecType + " *>(in" + std::to_string(arg.getArgNumber()) + ")[w];");
       laneVectors[arg] = name;
     }
-    for (auto [i, v] : llvm::enumerate(outputs))
-      line(std::string("fusec_vec<") + storageType(dtypeOf(v)) + ", " +
-           std::to_string(vec) + "> y" + std::to_string(i) + ";");
+    for (Value v : outs)
+      line(std::string("fusec_vec<") + storageType(dtypeOf(v)) + ", " + w +
+           "> y" + std::to_string(numberOf(v)) + ";");
     line("#pragma unroll");
-    line("for (int l = 0; l < " + std::to_string(vec) + "; ++l) {");
+    line("for (int l = 0; l < " + w + "; ++l) {");
     ++indent;
     pushScope();
     lane = "l";
     // The element's position, for what is not in a vector (tables).
     std::string position = fresh("d");
-    line("const " + indexType + " " + position + " = w * " +
-         std::to_string(vec) + " + l;");
-    for (auto [i, v] : llvm::enumerate(outputs))
-      line("y" + std::to_string(i) + ".v[l] = " +
+    line("const " + indexType + " " + position + " = w * " + w + " + l;");
+    for (Value v : outs)
+      line("y" + std::to_string(numberOf(v)) + ".v[l] = " +
            storeExpr(dtypeOf(v), emitValue(v, Index(1, position))) + ";");
     lane.clear();
     laneVectors.clear();
     popScope();
     --indent;
     line("}");
-    for (auto [i, v] : llvm::enumerate(outputs))
+    for (Value v : outs)
       line(std::string("reinterpret_cast<fusec_vec<") +
-           storageType(dtypeOf(v)) + ", " + std::to_string(vec) + "> *>(out" +
-           std::to_string(i) + ")[w] = y" + std::to_string(i) + ";");
+           storageType(dtypeOf(v)) + ", " + w + "> *>(out" +
+           std::to_string(numberOf(v)) + ")[w] = y" +
+           std::to_string(numberOf(v)) + ";");
     popScope();
     --indent;
     line("}");
+    if (n % vec == 0)
+      return vec;
     // Scalar tail.
-    line("for (" + indexType + " i = vectors * " + std::to_string(vec) +
-         " + first; i < n; i += step) {");
+    line("for (" + indexType + " i = " + std::to_string(n / vec * vec) +
+         " + first; i < " + count + "; i += step) {");
   } else {
-    line("for (" + indexType + " i = first; i < n; i += step) {");
+    line("for (" + indexType + " i = first; i < " + count + "; i += step) {");
   }
   ++indent;
   pushScope();
@@ -1217,9 +1277,7 @@ LogicalResult KernelEmitter::emitLinearElementwise(KernelSource &k) {
   popScope();
   --indent;
   line("}");
-  --indent;
-  line("}");
-  return success();
+  return vec;
 }
 
 int64_t KernelEmitter::laneWidthFor(ArrayRef<Value> streams) {
@@ -1613,7 +1671,8 @@ void KernelEmitter::emitRowReduction(KernelSource &k, const ReductionCode &r) {
   int64_t rank = int64_t(inShape.size());
   k.shapesAllowVectors = rank > 0 && llvm::is_contained(r.axes, rank - 1) &&
                          inShape.back() % width == 0;
-  if (width > 1 && k.shapesAllowVectors && llvm::all_of(elementOutputs, [&](Value v) {
+  if (width > 1 && k.shapesAllowVectors &&
+      llvm::all_of(elementOutputs, [&](Value v) {
         return tensorType(v).getShape() == inShape;
       })) {
     SmallVector<Value> roots(elementOutputs);
@@ -1953,11 +2012,10 @@ FailureOr<KernelSource> KernelEmitter::run() {
     k.params.push_back({dtypeOf(v), tensorType(v).getNumElements()});
   accessBytes.assign(k.params.size(), 0);
   pushScope();
-  LogicalResult result = !reductions.empty()
-                             ? emitReduction(k, reductions.front())
-                         : isLinear()             ? emitLinearElementwise(k)
-                         : emitLaneElementwise(k) ? success()
-                                                  : emitElementwise(k);
+  LogicalResult result =
+      !reductions.empty() ? emitReduction(k, reductions.front())
+      : emitLinearElementwise(k) || emitLaneElementwise(k) ? success()
+                                                           : emitElementwise(k);
   if (failed(result))
     return failure();
   if (hadError)

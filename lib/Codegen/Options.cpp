@@ -1,7 +1,10 @@
 //===- Options.cpp - The options of code generation -----------------------===//
 
 #include "fusec/Codegen/Options.h"
+#include "fusec/Codegen/KernelCache.h"
 #include "fusec/Codegen/TargetInfo.h"
+
+#include "llvm/ADT/StringRef.h"
 
 using namespace fusec;
 
@@ -17,6 +20,17 @@ void KernelCacheOptions::bindOptions(OptionBinder &binder) {
   binder.bytes("kernel-cache-size", kernelCacheSize,
                "Most bytes the on-disk kernel cache keeps; least recently "
                "used kernels are evicted");
+  binder.flag("model-cache", modelCache,
+              "With --emit=exec, take the artifact of a model compiled before "
+              "(unchanged, with the same options and fusec) from the on-disk "
+              "cache without compiling it");
+}
+
+std::string fusec::kernelCacheDirectory(const KernelCacheOptions &options) {
+  std::string dir = options.kernelCacheDir.empty()
+                        ? KernelCache::defaultDirectory()
+                        : options.kernelCacheDir;
+  return llvm::StringRef(dir).equals_insensitive("off") ? std::string() : dir;
 }
 
 void CodegenOptions::bindOptions(OptionBinder &binder) {

@@ -5,6 +5,7 @@
 #include "fusec/Codegen/KernelCache.h"
 #include "fusec/Codegen/Nvrtc.h"
 #include "fusec/Driver/Checkpoint.h"
+#include "fusec/Driver/ModelCache.h"
 #include "fusec/Driver/Report.h"
 #include "fusec/Driver/TrainingLoop.h"
 #include "fusec/Interpreter/Interpreter.h"
@@ -126,12 +127,8 @@ fusec::compileFunction(func::FuncOp func, const CodegenOptions &codegen,
     return compiled;
   std::optional<KernelCache> cache;
   if (codegen.cache.kernelCache) {
-    std::string dir = codegen.cache.kernelCacheDir.empty()
-                          ? KernelCache::defaultDirectory()
-                          : codegen.cache.kernelCacheDir;
-    if (StringRef(dir).equals_insensitive("off"))
-      dir.clear();
-    cache.emplace(dir, codegen.cache.kernelCacheSize);
+    cache.emplace(kernelCacheDirectory(codegen.cache),
+                  codegen.cache.kernelCacheSize);
     options.cache = &*cache;
   }
   if (failed(compileToPtx(*compiled, options, func.getLoc(), grouping)))
@@ -315,6 +312,30 @@ fusec::runInvocation(Invocation &inv, Session &session,
                   "input (--help lists the options)");
     return failure();
   }
+  // A file is written to a temporary and renamed, so a failure never leaves
+  // a half-written output; a device or FIFO is written through.
+  auto writeResult = [&](const std::string &text) -> LogicalResult {
+    std::string error;
+    out.flush(); // What was printed before comes first on stdout.
+    if (!writeOutput(inv.output.empty() ? "-" : inv.output, text, error)) {
+      session.error(error);
+      return failure();
+    }
+    return success();
+  };
+  // An artifact compiled before from the same model and options: no parse,
+  // no pipeline (ModelCache.h).
+  std::unique_ptr<ModelCache> modelCache;
+  if (inv.emit == Emit::Exec && !inv.run)
+    modelCache = ModelCache::open(inv);
+  if (modelCache) {
+    std::optional<std::string> artifact = modelCache->lookup();
+    if (inv.compileStats)
+      llvm::errs() << "fusec: model cache: " << (artifact ? "hit" : "miss")
+                   << " (" << modelCache->key() << ")\n";
+    if (artifact)
+      return writeResult(*artifact);
+  }
   FailureOr<std::unique_ptr<rt::Device>> device = openRunDevice(inv, session);
   if (failed(device))
     return failure();
@@ -346,6 +367,8 @@ fusec::runInvocation(Invocation &inv, Session &session,
   if (codegen) {
     if (failed(generateCode(inv, model, text)))
       return failure();
+    if (modelCache)
+      modelCache->store(text);
   } else if (collector) {
     // --entry picks the function the report or graph describes.
     if (!inv.entry.empty() && failed(model.findEntry(inv.entry)))
@@ -355,15 +378,7 @@ fusec::runInvocation(Invocation &inv, Session &session,
     llvm::raw_string_ostream os(text);
     model.getModule()->print(os);
   }
-  // A file is written to a temporary and renamed, so a failure never leaves
-  // a half-written output; a device or FIFO is written through.
-  std::string error;
-  out.flush(); // What was printed before comes first on stdout.
-  if (!writeOutput(inv.output.empty() ? "-" : inv.output, text, error)) {
-    session.error(error);
-    return failure();
-  }
-  return success();
+  return writeResult(text);
 }
 
 std::string fusec::versionText() {

@@ -35,12 +35,9 @@ void driver::printStats(const Invocation &inv, const CompileStats &stats) {
       stats.nvrtcSeconds * 1e3, stats.wallSeconds * 1e3);
   if (!inv.codegen.cache.kernelCache)
     return;
-  std::string dir = inv.codegen.cache.kernelCacheDir.empty()
-                        ? KernelCache::defaultDirectory()
-                        : inv.codegen.cache.kernelCacheDir;
-  bool memoryOnly = dir.empty() || StringRef(dir).equals_insensitive("off");
+  std::string dir = kernelCacheDirectory(inv.codegen.cache);
   llvm::errs() << "fusec: kernel cache: "
-               << (memoryOnly ? "(memory only)" : dir) << "\n";
+               << (dir.empty() ? "(memory only)" : dir) << "\n";
 }
 
 /// A runner for `func`: on `device` when there is one (the function is
@@ -150,6 +147,7 @@ driver::runPipeline(Invocation &inv, Session &session, Model &model,
       pipeline.fuse = true;
       pipeline.fusion.maxOps = 1;
       pipeline.fusion.multiOutput = false;
+      pipeline.fusion.horizontal = false;
       pipeline.fusion.duplicate = false;
       pipeline.fusion.matmulEpilogues = false;
     }

@@ -1,5 +1,8 @@
-// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file | FileCheck %s
-// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file | FileCheck %s --check-prefix=COUNT
+// The kernels are checked without horizontal fusion (which would merge the
+// kernels reading only arguments: HORIZONTAL, at the end).
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-horizontal=false" -split-input-file | FileCheck %s
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-horizontal=false" -split-input-file | FileCheck %s --check-prefix=COUNT
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file | FileCheck %s --check-prefix=HORIZONTAL
 // RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-max-ops=2" -split-input-file | FileCheck %s --check-prefix=MAXOPS
 // RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-multi-output=false" -split-input-file | FileCheck %s --check-prefix=NOMULTI
 // RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-duplicate=false" -split-input-file | FileCheck %s --check-prefix=NODUP
@@ -7,8 +10,8 @@
 //
 // The pass on its own output changes nothing (fusions are boundaries of the
 // planner), and the twice-fused module passes the same checks.
-// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file > %t.once.mlir
-// RUN: fusec-opt %t.once.mlir -fusec-fuse-elementwise="fusion-matmul-epilogues=false" -split-input-file > %t.twice.mlir
+// RUN: fusec-opt %s -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-horizontal=false" -split-input-file > %t.once.mlir
+// RUN: fusec-opt %t.once.mlir -fusec-fuse-elementwise="fusion-matmul-epilogues=false fusion-horizontal=false" -split-input-file > %t.twice.mlir
 // RUN: diff %t.once.mlir %t.twice.mlir
 // RUN: FileCheck %s < %t.twice.mlir
 
@@ -1155,4 +1158,34 @@ func.func @opt_slice_dup(%x: tensor<64x64xf32>) -> (tensor<1xf32>, tensor<1xf32>
   %a = fusec.reduce_sum %s axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
   %b = fusec.reduce_max %s axes = [1] : tensor<1x64xf32> -> tensor<1xf32>
   return %a, %b : tensor<1xf32>, tensor<1xf32>
+}
+
+// -----
+
+// Horizontal fusion: the kernels that read only arguments merge into one
+// prologue kernel, whatever their sizes: the slice for the matmul with the
+// sum of the two other pieces (split_three_ways above), the exp and the log
+// of a small input (siblings_small_input above, which the sibling rule
+// leaves alone), and three casts of different sizes here.
+// HORIZONTAL-LABEL: func.func @siblings_small_input(
+// HORIZONTAL-NEXT: fusec.fusion (%arg0) : (tensor<63x64xf32>) -> (tensor<63x64xf32>, tensor<63x64xf32>) {
+// HORIZONTAL-LABEL: func.func @split_three_ways(
+// HORIZONTAL-NEXT: %[[F:[0-9]+]]:2 = fusec.fusion (%arg0) : (tensor<4x12xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+// HORIZONTAL: fusec.matmul %[[F]]#0, %arg1
+// HORIZONTAL-LABEL: func.func @prologue(
+// HORIZONTAL-NEXT: %[[P:[0-9]+]]:3 = fusec.fusion (%arg0, %arg1, %arg2) : (tensor<8x16xf32>, tensor<16x4xf32>, tensor<4xf32>) -> (tensor<8x16xf16>, tensor<16x4xf16>, tensor<4xf16>) {
+// HORIZONTAL-NEXT: ^bb0
+// HORIZONTAL-NEXT: fusec.cast
+// HORIZONTAL-NEXT: fusec.cast
+// HORIZONTAL-NEXT: fusec.cast
+// HORIZONTAL-NEXT: fusec.yield
+// HORIZONTAL-NEXT: }
+// HORIZONTAL-NEXT: %[[M:[0-9]+]] = fusec.matmul %[[P]]#0, %[[P]]#1
+// HORIZONTAL-NEXT: return %[[M]], %[[P]]#2
+func.func @prologue(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %b: tensor<4xf32>) -> (tensor<8x4xf16>, tensor<4xf16>) {
+  %xh = fusec.cast %x : tensor<8x16xf32> to tensor<8x16xf16>
+  %wh = fusec.cast %w : tensor<16x4xf32> to tensor<16x4xf16>
+  %bh = fusec.cast %b : tensor<4xf32> to tensor<4xf16>
+  %y = fusec.matmul %xh, %wh : tensor<8x16xf16>, tensor<16x4xf16> -> tensor<8x4xf16>
+  return %y, %bh : tensor<8x4xf16>, tensor<4xf16>
 }

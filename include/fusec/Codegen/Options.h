@@ -23,9 +23,16 @@ struct KernelCacheOptions {
   std::string kernelCacheDir;
   /// Most bytes kept on disk (least recently used entries are evicted).
   uint64_t kernelCacheSize = 256ull << 20;
+  /// With --emit=exec, take an unchanged model's artifact from the on-disk
+  /// cache without compiling it (fusec/Driver/ModelCache.h).
+  bool modelCache = true;
 
   void bindOptions(OptionBinder &binder);
 };
+
+/// The on-disk cache's directory per `options` (the default one when none
+/// is given), or "" when the cache is kept in memory only ("off").
+std::string kernelCacheDirectory(const KernelCacheOptions &options);
 
 struct CodegenOptions {
   /// sm_80, sm_90 or sm_100 (TargetInfo::supported()).

@@ -178,6 +178,9 @@ void FusionOptions::bindOptions(OptionBinder &binder) {
   binder.flag("fusion-multi-output", multiOutput,
               "Form multi-output fusions (extra outputs, siblings reading "
               "the same input)");
+  binder.flag("fusion-horizontal", horizontal,
+              "Merge the loop kernels that read only arguments and constants "
+              "into one prologue kernel (with --fusion-multi-output)");
   binder.integer("fusion-reachability-budget", reachabilityBudget,
                  "Visits allowed per cycle check of a multi-output merge "
                  "before it is refused",
@@ -934,6 +937,35 @@ void Planner::multiOutputFusion() {
       }
       acc = g;
     }
+  }
+
+  // (3) Kernels that read only the function's arguments and constants (the
+  // casts of inputs and parameters to f16 under mixed precision, say)
+  // depend on no other kernel: they merge into one prologue kernel, one
+  // launch instead of one each (a horizontal fusion; outputs of different
+  // sizes get loops of their own in the kernel).
+  int prologue = -1;
+  for (unsigned g = 0; options.horizontal && g < groups.size(); ++g) {
+    Group &group = groups[g];
+    if (!group.alive || group.kind != FusionKind::Loop)
+      continue;
+    bool leaf = llvm::all_of(group.members, [&](unsigned m) {
+      return llvm::all_of(ops[m]->getOperands(), [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return !def || groupOfOp(def) == int(g) ||
+               classify(def) == FusionClass::Constant;
+      });
+    });
+    if (!leaf)
+      continue;
+    if (prologue >= 0 &&
+        int64_t(groups[prologue].members.size() + group.members.size()) <=
+            options.maxOps &&
+        tryMerge(prologue, int(g)) == MergeResult::Merged) {
+      prologue = groups[prologue].alive ? prologue : int(g);
+      continue;
+    }
+    prologue = int(g);
   }
 }
 
