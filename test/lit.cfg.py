@@ -10,7 +10,12 @@ import lit.formats
 config.name = "fusec"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "Unit"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "Unit", "Fuzz"]
+
+# The sanitizer build (tools/dev.sh sanitize): fusec's libraries carry ASan
+# and UBSan, which code built outside it cannot link against.
+if getattr(config, "fusec_sanitize", "").upper() in ("ON", "TRUE", "1"):
+    config.available_features.add("sanitizer")
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.fusec_obj_root, "test")
 

@@ -7,14 +7,23 @@
 #                          if there is one, else the interpreter) and show
 #                          its results
 #   tools/dev.sh test      build, then run the whole test suite (lit tests and
-#                          GoogleTest unit tests, with totals)
+#                          GoogleTest unit tests, with totals), then the
+#                          sanitizer suite (below)
 #   tools/dev.sh build     build only
+#   tools/dev.sh sanitize  build with clang, ASan and UBSan (build-asan/), run
+#                          the unit and lit suites there, then each fuzz
+#                          target for FUSEC_FUZZ_SECONDS (default 60) seconds
+#   tools/dev.sh fuzz [S]  the fuzz targets only, S seconds each (default 900:
+#                          an hour for the four)
 #
-# Environment: FUSEC_BUILD_DIR (default: build/ in the repository).
+# Environment: FUSEC_BUILD_DIR (default: build/ in the repository),
+# FUSEC_SANITIZE_BUILD_DIR (default: build-asan/), FUSEC_SANITIZE=0 skips the
+# sanitizer suite in `test`.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUSEC_BUILD_DIR:-$root/build}"
+sanitize_build="${FUSEC_SANITIZE_BUILD_DIR:-$root/build-asan}"
 packages=(cmake ninja-build g++ python3 python3-numpy graphviz libgtest-dev
           libbenchmark-dev llvm-22-dev llvm-22-tools libmlir-22-dev
           mlir-22-tools libonnx-dev libprotobuf-dev python3-venv python3-dev)
@@ -75,6 +84,55 @@ build_fusec() {
   cmake --build "$build"
 }
 
+# The sanitizer build: clang with ASan, UBSan (any report fatal) and
+# libFuzzer's coverage; the fuzz targets of tools/fuzz; no Python package.
+build_sanitized() {
+  packages=(clang-22 libfuzzer-22-dev)
+  install_missing_packages
+  if [ ! -f "$sanitize_build/build.ninja" ]; then
+    echo "== configuring $sanitize_build (clang-22, ASan, UBSan, libFuzzer)"
+    cmake -G Ninja -S "$root" -B "$sanitize_build" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+      -DFUSEC_FUZZ=ON -DFUSEC_ENABLE_BENCHMARKS=OFF
+  fi
+  echo "== building $sanitize_build"
+  cmake --build "$sanitize_build"
+}
+
+# Leaks are not checked: MLIR's and NVRTC's process-lifetime singletons
+# would be reported.
+sanitizer_env=(ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_odr_violation=0
+               UBSAN_OPTIONS=print_stacktrace=1)
+
+run_sanitized_suite() {
+  echo "== the unit and lit suites under ASan and UBSan"
+  env "${sanitizer_env[@]}" cmake --build "$sanitize_build" --target check-fusec
+}
+
+# Each target on its committed seeds (test/Fuzz/TARGET) plus what earlier
+# runs found (build-asan/fuzz/TARGET), with its dictionary, for $1 seconds.
+# A crash, a leak of the sanitizers' kind or a timeout stops the run with
+# the input saved as build-asan/fuzz/crash-TARGET-*.
+run_fuzzers() {
+  local seconds="$1" status=0
+  for target in npy fsx mlir onnx; do
+    local work="$sanitize_build/fuzz/$target"
+    mkdir -p "$work"
+    echo "== fusec-fuzz-$target for $seconds s"
+    if ! env "${sanitizer_env[@]}" "$sanitize_build/bin/fusec-fuzz-$target" \
+        -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
+        -dict="$root/test/Fuzz/$target.dict" -print_final_stats=1 \
+        -artifact_prefix="$sanitize_build/fuzz/crash-$target-" \
+        "$work" "$root/test/Fuzz/$target" > "$work.log" 2>&1; then
+      status=1
+      tail -40 "$work.log"
+    fi
+    grep -E "stat::number_of_executed_units|stat::new_units_added" "$work.log" |
+      sed "s/^/  $target: /" || true
+  done
+  return "$status"
+}
+
 run_example() {
   local ex="$root/docs/examples"
   local out="$build/example"
@@ -108,6 +166,20 @@ case "${1:-}" in
     python_env
     build_fusec
     cmake --build "$build" --target check-fusec
+    if [ "${FUSEC_SANITIZE:-1}" != 0 ]; then
+      build_sanitized
+      run_sanitized_suite
+      run_fuzzers "${FUSEC_FUZZ_SECONDS:-60}"
+    fi
+    ;;
+  sanitize)
+    build_sanitized
+    run_sanitized_suite
+    run_fuzzers "${FUSEC_FUZZ_SECONDS:-60}"
+    ;;
+  fuzz)
+    build_sanitized
+    run_fuzzers "${2:-900}"
     ;;
   build)
     install_missing_packages
@@ -115,7 +187,7 @@ case "${1:-}" in
     build_fusec
     ;;
   *)
-    sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
     exit 2
     ;;
 esac

@@ -355,9 +355,10 @@ private:
   /// Every output's values at linear positions: one loop per output size,
   /// over 16-byte vectors. Returns false (emitting nothing) otherwise.
   bool emitLinearElementwise(KernelSource &k);
-  /// The loop of outputs `outs` (of `n` elements); returns its vector
-  /// width.
-  int64_t emitLinearLoop(KernelSource &k, ArrayRef<Value> outs, int64_t n);
+  /// The loop of the outputs numbered `numbers` (of `n` elements); returns
+  /// its vector width.
+  int64_t emitLinearLoop(KernelSource &k, ArrayRef<unsigned> numbers,
+                         int64_t n);
   /// Outputs of one shape whose innermost extent is a multiple of the
   /// vector width: each thread computes `width` consecutive outputs of a
   /// row, loading the inputs LaneAccess finds contiguous as vectors.
@@ -1135,19 +1136,23 @@ bool KernelEmitter::emitLinearElementwise(KernelSource &k) {
   // kernels were merged horizontally), every one over linear positions.
   ValueRange outputs = fusion.getYield().getValues();
   SmallVector<int64_t> counts;
-  SmallVector<SmallVector<Value>> bySize;
-  for (Value v : outputs) {
+  SmallVector<SmallVector<unsigned>> bySize; // Output numbers.
+  for (auto [i, v] : llvm::enumerate(outputs)) {
     auto *it = llvm::find(counts, countOf(v));
     if (it == counts.end()) {
       counts.push_back(countOf(v));
       bySize.emplace_back();
       it = counts.end() - 1;
     }
-    bySize[size_t(it - counts.begin())].push_back(v);
+    bySize[size_t(it - counts.begin())].push_back(unsigned(i));
   }
-  for (auto [n, outs] : llvm::zip(counts, bySize))
-    if (!isLinear(outs, n))
+  for (auto [n, outs] : llvm::zip(counts, bySize)) {
+    SmallVector<Value> values;
+    for (unsigned i : outs)
+      values.push_back(outputs[i]);
+    if (!isLinear(values, n))
       return false;
+  }
 
   k.kind = FusionKind::Loop;
   k.blockSize = target.elementwiseBlock;
@@ -1178,12 +1183,13 @@ bool KernelEmitter::emitLinearElementwise(KernelSource &k) {
   return true;
 }
 
-int64_t KernelEmitter::emitLinearLoop(KernelSource &k, ArrayRef<Value> outs,
-                                      int64_t n) {
+int64_t KernelEmitter::emitLinearLoop(KernelSource &k,
+                                      ArrayRef<unsigned> numbers, int64_t n) {
   ValueRange outputs = fusion.getYield().getValues();
-  auto numberOf = [&](Value v) {
-    return size_t(llvm::find(outputs, v) - outputs.begin());
-  };
+  // (A value yielded twice is two outputs, each stored.)
+  SmallVector<Value> outs;
+  for (unsigned i : numbers)
+    outs.push_back(outputs[i]);
   // The inputs the loop reads whole.
   llvm::SmallPtrSet<Value, 16> needed(outs.begin(), outs.end());
   for (Operation &op : llvm::reverse(body.without_terminator()))
@@ -1208,16 +1214,16 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k, ArrayRef<Value> outs,
     for (BlockArgument arg : streams)
       if (vec * int64_t(dtypeSize(dtypeOf(arg))) == 16)
         accessBytes[arg.getArgNumber()] = 16;
-    for (Value v : outs)
-      if (vec * int64_t(dtypeSize(dtypeOf(v))) == 16)
-        accessBytes[body.getNumArguments() + numberOf(v)] = 16;
+    for (unsigned i : numbers)
+      if (vec * int64_t(dtypeSize(dtypeOf(outputs[i]))) == 16)
+        accessBytes[body.getNumArguments() + i] = 16;
   }
 
   std::string count = std::to_string(n);
   auto storeOutputs = [&](const Index &idx, StringRef at) {
-    for (Value v : outs)
-      line("out" + std::to_string(numberOf(v)) + "[" + at.str() +
-           "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+    for (unsigned i : numbers)
+      line("out" + std::to_string(i) + "[" + at.str() + "] = " +
+           storeExpr(dtypeOf(outputs[i]), emitValue(outputs[i], idx)) + ";");
   };
   if (vec > 1) {
     // Vector loop: each thread handles `vec` consecutive elements.
@@ -1234,9 +1240,9 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k, ArrayRef<Value> outs,
            vecType + " *>(in" + std::to_string(arg.getArgNumber()) + ")[w];");
       laneVectors[arg] = name;
     }
-    for (Value v : outs)
-      line(std::string("fusec_vec<") + storageType(dtypeOf(v)) + ", " + w +
-           "> y" + std::to_string(numberOf(v)) + ";");
+    for (unsigned i : numbers)
+      line(std::string("fusec_vec<") + storageType(dtypeOf(outputs[i])) + ", " +
+           w + "> y" + std::to_string(i) + ";");
     line("#pragma unroll");
     line("for (int l = 0; l < " + w + "; ++l) {");
     ++indent;
@@ -1245,19 +1251,20 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k, ArrayRef<Value> outs,
     // The element's position, for what is not in a vector (tables).
     std::string position = fresh("d");
     line("const " + indexType + " " + position + " = w * " + w + " + l;");
-    for (Value v : outs)
-      line("y" + std::to_string(numberOf(v)) + ".v[l] = " +
-           storeExpr(dtypeOf(v), emitValue(v, Index(1, position))) + ";");
+    for (unsigned i : numbers)
+      line("y" + std::to_string(i) + ".v[l] = " +
+           storeExpr(dtypeOf(outputs[i]),
+                     emitValue(outputs[i], Index(1, position))) +
+           ";");
     lane.clear();
     laneVectors.clear();
     popScope();
     --indent;
     line("}");
-    for (Value v : outs)
+    for (unsigned i : numbers)
       line(std::string("reinterpret_cast<fusec_vec<") +
-           storageType(dtypeOf(v)) + ", " + w + "> *>(out" +
-           std::to_string(numberOf(v)) + ")[w] = y" +
-           std::to_string(numberOf(v)) + ";");
+           storageType(dtypeOf(outputs[i])) + ", " + w + "> *>(out" +
+           std::to_string(i) + ")[w] = y" + std::to_string(i) + ";");
     popScope();
     --indent;
     line("}");

@@ -67,8 +67,10 @@ std::unique_ptr<ModelCache> ModelCache::open(const Invocation &inv) {
       inv.input == "-" || !llvm::StringRef(inv.input).ends_with(".mlir") ||
       !inv.import.constantInputs.empty())
     return nullptr;
-  Nvrtc *nvrtc = Nvrtc::get();
-  if (!nvrtc)
+  // NVRTC's identity, found without loading it (which costs more than a
+  // hit): a model cache hit never loads NVRTC.
+  std::string nvrtc = Nvrtc::identity();
+  if (nvrtc == "none")
     return nullptr;
   auto model = llvm::MemoryBuffer::getFile(inv.input, /*IsText=*/false,
                                            /*RequiresNullTerminator=*/false);
@@ -82,9 +84,8 @@ std::unique_ptr<ModelCache> ModelCache::open(const Invocation &inv) {
   copy.codegen.bindOptions(fingerprint);
   copy.execution.bindOptions(fingerprint);
   std::string key = "fusec model artifact v1\n" + versionLine() + "\nNVRTC " +
-                    nvrtc->version() + "\nentry=" + inv.entry + "\n" +
-                    fingerprint.lines + "model " +
-                    std::to_string((*model)->getBufferSize()) + "\n";
+                    nvrtc + "\nentry=" + inv.entry + "\n" + fingerprint.lines +
+                    "model " + std::to_string((*model)->getBufferSize()) + "\n";
   key += (*model)->getBuffer().str();
   return std::unique_ptr<ModelCache>(new ModelCache(
       dir, options.kernelCacheSize, "model-" + KernelCache::hashKey(key)));

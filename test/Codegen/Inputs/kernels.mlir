@@ -353,3 +353,16 @@ func.func @rows_packed(%a: tensor<37x6xf32>, %b: tensor<5x300xf32>, %c: tensor<9
   %2 = fusec.reduce_sum %c axes = [2] : tensor<9x2x8xf16> -> tensor<9x2xf16>
   return %0, %1, %2 : tensor<37xf32>, tensor<5x300xf32>, tensor<9x2xf16>
 }
+
+// One value yielded twice (copies of a duplicated producer that landed in
+// one kernel, each needed outside): both outputs are stored, each vector
+// declared once.
+func.func @yielded_twice(%a: tensor<64xf32>, %b: tensor<8x6xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<8x6xf32>, tensor<8x6xf32>) {
+  %0:4 = fusec.fusion (%a, %b) : (tensor<64xf32>, tensor<8x6xf32>) -> (tensor<64xf32>, tensor<64xf32>, tensor<8x6xf32>, tensor<8x6xf32>) {
+  ^bb0(%x: tensor<64xf32>, %y: tensor<8x6xf32>):
+    %e = fusec.exp %x : tensor<64xf32>
+    %n = fusec.neg %y : tensor<8x6xf32>
+    fusec.yield %e, %e, %n, %n : tensor<64xf32>, tensor<64xf32>, tensor<8x6xf32>, tensor<8x6xf32>
+  }
+  return %0#0, %0#1, %0#2, %0#3 : tensor<64xf32>, tensor<64xf32>, tensor<8x6xf32>, tensor<8x6xf32>
+}

@@ -23,14 +23,18 @@ FusionKind fusec::reductionKind(Operation *reduce) {
   ArrayRef<int64_t> axes = cast<ReductionOpInterface>(reduce).getAxes();
   ArrayRef<int64_t> shape =
       cast<RankedTensorType>(reduce->getOperand(0).getType()).getShape();
-  int64_t rank = int64_t(shape.size()), length = 1;
-  bool innermost = !axes.empty();
+  int64_t rank = int64_t(shape.size());
+  bool innermost = !axes.empty(), longerThanOne = false;
   for (auto [i, axis] : llvm::enumerate(axes)) {
     innermost &= axis == rank - int64_t(axes.size()) + int64_t(i);
-    length *= shape[size_t(axis)];
+    // (The row's length need not be representable: only whether it is
+    // more than one element matters, and no extent is 0 then.)
+    longerThanOne |= shape[size_t(axis)] > 1;
   }
-  return innermost && length > 1 ? FusionKind::RowReduction
-                                 : FusionKind::Reduction;
+  bool empty = llvm::any_of(
+      axes, [&](int64_t axis) { return shape[size_t(axis)] == 0; });
+  return innermost && longerThanOne && !empty ? FusionKind::RowReduction
+                                              : FusionKind::Reduction;
 }
 
 bool fusec::isMatrixTranspose(Operation *op) {

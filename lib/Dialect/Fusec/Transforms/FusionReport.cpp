@@ -2,6 +2,7 @@
 
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Fusion.h"
+#include "fusec/Dialect/Fusec/Transforms/TrainStep.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -151,10 +152,15 @@ void fusec::printFusionDot(llvm::raw_ostream &os, func::FuncOp func,
   for (StringRef line : llvm::split(StringRef(loose).rtrim('\n'), '\n'))
     if (!line.empty())
       os << line.drop_front(2) << "\n";
-  for (BlockArgument arg : body.getArguments())
-    os << indent << p << "a" << arg.getArgNumber() << " [label=\"%arg"
-       << arg.getArgNumber() << "\\n"
+  // Arguments by the model's names (fusec.name) where it has them.
+  for (BlockArgument arg : body.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto name = func.getArgAttrOfType<StringAttr>(i, kNameAttrName);
+    std::string label =
+        name ? name.getValue().str() : "%arg" + std::to_string(i);
+    os << indent << p << "a" << i << " [label=\"" << dotEscape(label) << "\\n"
        << dotEscape(typeString(arg.getType())) << "\", shape=ellipse];\n";
+  }
   os << indent << p << "ret [label=\"return\", shape=ellipse];\n";
   auto source = [&](Value v) -> std::string {
     if (auto arg = dyn_cast<BlockArgument>(v))
