@@ -30,9 +30,9 @@ import sys
 import tempfile
 
 DTYPE_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8, "i1": 1}
-BUFFER = re.compile(r"^\s+#(\d+) \S+: .*?(\w+)\[([0-9x]*|scalar)\]$")
+BUFFER = re.compile(r"^\s+#(\d+) \S+: .*?(\w+)\[([0-9x]*|scalar)\]")
 LAUNCH = re.compile(r"^\s+launch \S+ <<<\d+, \d+>>> \(([^)]*)\)$")
-MATMUL = re.compile(r"^\s+matmul #(\d+) x #(\d+) -> #(\d+)$")
+MATMUL = re.compile(r"^\s+matmul #(\d+)(?:\^T)? x #(\d+)(?:\^T)? -> #(\d+)")
 
 
 def model(batch, inputs, hidden, classes):
