@@ -318,6 +318,9 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
   }
   Value lr = a.f32(o.learningRate);
   for (auto [j, p] : llvm::enumerate(params)) {
+    // A parameter's update is located at the parameter (reports point at
+    // what it updates, as gradients point at their forward operation).
+    b.setLoc(func.getArgument(p).getLoc());
     Value param = body->getArgument(p);
     Type paramElement =
         cast<RankedTensorType>(param.getType()).getElementType();
@@ -350,6 +353,7 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
     }
     newParams.push_back(keepIfSkipped(a.castTo(updated, paramElement), param));
   }
+  b.setLoc(loc);
   for (auto [j, p] : llvm::enumerate(params)) {
     results.push_back(newParams[j]);
     resultAttrs.push_back(updates(p));
