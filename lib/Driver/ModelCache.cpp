@@ -7,6 +7,9 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <dlfcn.h>
+#include <sys/stat.h>
+
 using namespace fusec;
 
 namespace {
@@ -58,6 +61,21 @@ private:
   }
 };
 
+/// The binary this code is part of (the fusec tool, the Python module):
+/// its path, size and modification time. A rebuilt fusec whose version and
+/// revision did not change (a developer's uncommitted edits) then misses
+/// instead of returning what the earlier build compiled.
+std::string binaryIdentity() {
+  Dl_info info;
+  struct stat st;
+  if (!dladdr(reinterpret_cast<void *>(&binaryIdentity), &info) ||
+      !info.dli_fname || ::stat(info.dli_fname, &st) != 0)
+    return "unknown";
+  return std::string(info.dli_fname) + " " + std::to_string(st.st_size) + " " +
+         std::to_string(int64_t(st.st_mtim.tv_sec)) + "." +
+         std::to_string(int64_t(st.st_mtim.tv_nsec));
+}
+
 } // namespace
 
 std::unique_ptr<ModelCache> ModelCache::open(const Invocation &inv) {
@@ -83,8 +101,9 @@ std::unique_ptr<ModelCache> ModelCache::open(const Invocation &inv) {
   copy.pipeline.bindOptions(fingerprint);
   copy.codegen.bindOptions(fingerprint);
   copy.execution.bindOptions(fingerprint);
-  std::string key = "fusec model artifact v1\n" + versionLine() + "\nNVRTC " +
-                    nvrtc + "\nentry=" + inv.entry + "\n" + fingerprint.lines +
+  std::string key = "fusec model artifact v1\n" + versionLine() + "\n" +
+                    binaryIdentity() + "\nNVRTC " + nvrtc +
+                    "\nentry=" + inv.entry + "\n" + fingerprint.lines +
                     "model " + std::to_string((*model)->getBufferSize()) + "\n";
   key += (*model)->getBuffer().str();
   return std::unique_ptr<ModelCache>(new ModelCache(

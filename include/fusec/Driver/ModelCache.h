@@ -10,7 +10,8 @@
 // --kernel-cache-dir=off turn it off with the kernel cache.
 //
 // The key is a hash of: a format tag, fusec's version and git revision,
-// NVRTC's identity (Nvrtc::identity: found without loading it), the model
+// the binary's identity (path, size, modification time: a rebuilt fusec
+// misses), NVRTC's identity (Nvrtc::identity: found without loading it), the model
 // file's bytes, and the name and value of
 // every option that can change the artifact (import, pipeline, code
 // generation and execution options and --entry; the kernel cache's own
