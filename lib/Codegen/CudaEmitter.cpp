@@ -1925,13 +1925,15 @@ void KernelEmitter::emitColumnReduction(KernelSource &k,
     return;
   }
 
-  std::string c = std::to_string(columns), sl = std::to_string(slices);
+  // The slices follow the launch's block (any size a plan may carry): at
+  // most 1024 threads, so `partial` holds every thread's result.
+  std::string c = std::to_string(columns);
   k.blockSize = uint32_t(columns * slices);
   k.gridSize = target.gridFor(rows, columns);
-  line("__shared__ " + r.acc + " partial[" + std::to_string(columns * slices) +
-       "];");
+  line("__shared__ " + r.acc + " partial[1024];");
   line("const int column = threadIdx.x % " + c + ", slice = threadIdx.x / " +
        c + ";");
+  line("const int slices = blockDim.x / " + c + ";");
   // (Uniform over the block: every thread reaches the barriers.)
   line("for (" + indexType + " first = (" + indexType + ")blockIdx.x * " + c +
        "; first < " + rowsText + "; first += (" + indexType + ")gridDim.x * " +
@@ -1939,10 +1941,10 @@ void KernelEmitter::emitColumnReduction(KernelSource &k,
   ++indent;
   line("const " + indexType + " row = first + column;");
   line(r.acc + " acc = " + r.init + ";");
-  line("if (row < " + rowsText + ") {");
+  line("if (slice < slices && row < " + rowsText + ") {");
   ++indent;
   line("for (" + indexType + " j = slice; j < " + std::to_string(length) +
-       "; j += " + sl + ") {");
+       "; j += slices) {");
   ++indent;
   visit();
   --indent;
@@ -1954,7 +1956,7 @@ void KernelEmitter::emitColumnReduction(KernelSource &k,
   line("if (slice == 0 && row < " + rowsText + ") {");
   ++indent;
   line("acc = " + r.init + ";");
-  line("for (int s = 0; s < " + sl + "; ++s)");
+  line("for (int s = 0; s < slices; ++s)");
   line("  acc = " + r.combine("acc", "partial[s * " + c + " + column]") + ";");
   finishRow("acc");
   --indent;

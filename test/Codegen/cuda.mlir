@@ -140,17 +140,20 @@ func.func @column_sum(%a: tensor<20x30xf32>) -> tensor<30xf32> {
   return %0 : tensor<30xf32>
 }
 
-// Long columns: 32 outputs per block, 8 threads each over every 8th
-// element, combined in slice order through shared memory (no atomics).
-// SLICED: __shared__ double partial[256];
+// Long columns: 32 outputs per block, 8 threads each (a block of 256; the
+// slices follow the launch's block size) over every 8th element, combined
+// in slice order through shared memory (no atomics).
+// SLICED: __shared__ double partial[1024];
 // SLICED-NEXT: const int column = threadIdx.x % 32, slice = threadIdx.x / 32;
+// SLICED-NEXT: const int slices = blockDim.x / 32;
 // SLICED-NEXT: for (int first = (int)blockIdx.x * 32; first < 30; first += (int)gridDim.x * 32) {
-// SLICED: for (int j = slice; j < 500; j += 8) {
+// SLICED: if (slice < slices && row < 30) {
+// SLICED-NEXT: for (int j = slice; j < 500; j += slices) {
 // SLICED: partial[threadIdx.x] = acc;
 // SLICED-NEXT: __syncthreads();
 // SLICED-NEXT: if (slice == 0 && row < 30) {
 // SLICED-NEXT: acc = -0.0;
-// SLICED-NEXT: for (int s = 0; s < 8; ++s)
+// SLICED-NEXT: for (int s = 0; s < slices; ++s)
 // SLICED-NEXT: acc = (acc + partial[s * 32 + column]);
 // SLICED-NOT: atomic
 func.func @column_sum_long(%a: tensor<500x30xf32>) -> tensor<30xf32> {
