@@ -49,8 +49,7 @@ State throughBroadcast(State s, ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
 
 } // namespace
 
-SmallVector<LaneAccess> fusec::analyzeLaneAccess(FusionOp fusion,
-                                                 int64_t width,
+SmallVector<LaneAccess> fusec::analyzeLaneAccess(FusionOp fusion, int64_t width,
                                                  ArrayRef<Value> roots,
                                                  Operation *boundary) {
   Block &body = fusion.getBody().front();

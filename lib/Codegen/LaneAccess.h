@@ -16,7 +16,6 @@
 #define FUSEC_LIB_CODEGEN_LANEACCESS_H
 
 #include "mlir/IR/Value.h"
-#include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 

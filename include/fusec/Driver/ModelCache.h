@@ -11,13 +11,12 @@
 //
 // The key is a hash of: a format tag, fusec's version and git revision,
 // the binary's identity (path, size, modification time: a rebuilt fusec
-// misses), NVRTC's identity (Nvrtc::identity: found without loading it), the model
-// file's bytes, and the name and value of
-// every option that can change the artifact (import, pipeline, code
-// generation and execution options and --entry; the kernel cache's own
-// options and --compile-threads do not). Models read from standard input,
-// ONNX models (their weights may live in other files) and --constant-input
-// (its values are files) are not cached.
+// misses), NVRTC's identity (Nvrtc::identity: found without loading it), the
+// model file's bytes, and the name and value of every option that can change
+// the artifact (import, pipeline, code generation and execution options and
+// --entry; the kernel cache's own options and --compile-threads do not). Models
+// read from standard input, ONNX models (their weights may live in other files)
+// and --constant-input (its values are files) are not cached.
 //
 //===----------------------------------------------------------------------===//
 
