@@ -157,6 +157,7 @@ Nvrtc *Nvrtc::get(std::string *whyNot) {
     instance = new Nvrtc();
     instance->api = api;
     instance->versionText = std::to_string(major) + "." + std::to_string(minor);
+    instance->hasMinimal = major > 12 || (major == 12 && minor >= 4);
   });
   if (!instance && whyNot)
     *whyNot = failure;
@@ -186,6 +187,8 @@ Nvrtc::Result Nvrtc::compile(const std::string &source, const std::string &name,
   std::vector<const char *> argv;
   for (const std::string &o : options)
     argv.push_back(o.c_str());
+  if (hasMinimal)
+    argv.push_back("--minimal");
   status = api->compileProgram(program, int(argv.size()), argv.data());
   size_t logSize = 0;
   if (api->getProgramLogSize(program, &logSize) == NVRTC_SUCCESS &&

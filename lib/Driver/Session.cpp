@@ -112,7 +112,11 @@ struct Session::Handler {
   DiagnosticEngine::HandlerID id;
 };
 
-Session::Session() {
+Session::Session() : liveToken(std::make_shared<const char>(0)) {
+  createContext();
+}
+
+void Session::createContext() {
   DialectRegistry registry;
   registerAllDialects(registry);
   context = std::make_unique<MLIRContext>(registry);
@@ -127,6 +131,24 @@ Session::Session() {
 }
 
 Session::~Session() = default;
+
+void Session::renewContextIfIdle() {
+  if (liveToken.use_count() > 1 || (loadsSinceRenewal < kRenewAfterModels &&
+                                    bytesSinceRenewal < kRenewAfterBytes))
+    return;
+  handler.reset();
+  sourceMgr = llvm::SourceMgr();
+  sources.clear();
+  context.reset();
+  createContext();
+  loadsSinceRenewal = 0;
+  bytesSinceRenewal = 0;
+  ++renewals;
+}
+
+Model Session::makeModel(OwningOpRef<ModuleOp> module, std::string name) {
+  return Model(std::move(module), std::move(name), liveToken);
+}
 
 std::vector<fusec::Diagnostic> Session::takeDiagnostics() {
   return std::move(diagnostics);
@@ -227,7 +249,7 @@ FailureOr<Model> Session::loadOnnx(const std::string &name, StringRef bytes,
       error("the imported ONNX model is not valid", name);
     return failure();
   }
-  return Model(std::move(module), name);
+  return makeModel(std::move(module), name);
 }
 
 FailureOr<Model> Session::loadFile(const std::string &path,
@@ -282,6 +304,9 @@ FailureOr<Model> Session::loadFile(const std::string &path,
 
 FailureOr<Model> Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                      const ImportOptions &import) {
+  renewContextIfIdle();
+  ++loadsSinceRenewal;
+  bytesSinceRenewal += buffer->getBufferSize();
   std::string name = buffer->getBufferIdentifier().str();
   if (isOnnx(name, buffer->getBuffer()))
     return loadOnnx(name, buffer->getBuffer(), import);
@@ -292,7 +317,16 @@ FailureOr<Model> Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
     repacked = repackBooleanHexLiterals(buffer->getBuffer());
   if (repacked)
     buffer = llvm::MemoryBuffer::getMemBufferCopy(*repacked, name);
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  // The parser reads its source manager's main (first) buffer, so each
+  // model gets a manager of its own; the session's manager, which renders
+  // diagnostics, gets a view of the same bytes.
+  auto own = std::make_unique<llvm::SourceMgr>();
+  llvm::MemoryBufferRef bytes = buffer->getMemBufferRef();
+  own->AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(bytes, /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  sources.push_back(std::move(own));
   int64_t before = errors;
   // A parser that fails without saying why (some of upstream's custom
   // parsers) still gets a diagnostic.
@@ -304,16 +338,19 @@ FailureOr<Model> Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   // Parse without verifying first: a few upstream TOSA verifiers crash on
   // inputs they should reject, so those are checked for beforehand.
   ParserConfig config(context.get(), /*verifyAfterParse=*/false);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, config);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(*sources.back(), config);
   if (!module)
     return silentFailure("cannot parse the model");
   if (failed(checkTosaBeforeVerification(*module)) || failed(verify(*module)))
     return silentFailure("the model is not valid");
-  return Model(std::move(module), name);
+  return makeModel(std::move(module), name);
 }
 
-Model::Model(OwningOpRef<ModuleOp> module, std::string name)
-    : module(std::move(module)), name(std::move(name)) {}
+Model::Model(OwningOpRef<ModuleOp> module, std::string name,
+             std::shared_ptr<const char> session)
+    : session(std::move(session)), module(std::move(module)),
+      name(std::move(name)) {}
 
 FailureOr<func::FuncOp> Model::findEntry(StringRef entryName) {
   if (!entryName.empty()) {

@@ -53,8 +53,18 @@ struct ImportOptions {
   void bindOptions(OptionBinder &binder);
 };
 
+/// A Session's context keeps every attribute and type its models created
+/// (MLIR never frees them), so a Session that loads model after model
+/// renews its context (and drops the sources of the models it loaded) on a
+/// load when no model it loaded is alive any more and it has loaded
+/// kRenewAfterModels models or kRenewAfterBytes bytes since the last
+/// renewal. A service that compiles one model at a time through one Session
+/// stays flat; a context obtained from getContext() is valid until then.
 class Session {
 public:
+  static constexpr int64_t kRenewAfterModels = 64;
+  static constexpr uint64_t kRenewAfterBytes = uint64_t(64) << 20;
+
   Session();
   ~Session();
   Session(const Session &) = delete;
@@ -84,23 +94,44 @@ public:
   mlir::FailureOr<Model> loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                     const ImportOptions &import = {});
 
+  /// How many times the context was renewed (for tests and benchmarks).
+  int64_t contextRenewals() const { return renewals; }
+
 private:
+  void createContext();
+  /// Renews the context if no model is alive and enough was loaded.
+  void renewContextIfIdle();
+  /// A model of this session, holding a reference to the liveness token.
+  Model makeModel(mlir::OwningOpRef<mlir::ModuleOp> module, std::string name);
+
   mlir::FailureOr<Model> loadOnnx(const std::string &name,
                                   llvm::StringRef bytes,
                                   const ImportOptions &import);
 
   struct Handler;
   std::unique_ptr<mlir::MLIRContext> context;
+  /// The models' sources, one manager each (what the parser reads).
+  std::vector<std::unique_ptr<llvm::SourceMgr>> sources;
+  /// Views of all of them, for rendering diagnostics (a name loaded twice
+  /// shows the first one's lines).
   llvm::SourceMgr sourceMgr;
   std::unique_ptr<Handler> handler;
   std::vector<Diagnostic> diagnostics;
   int64_t errors = 0;
+  /// Every Model of this session holds a copy: use_count() - 1 are alive.
+  std::shared_ptr<const char> liveToken;
+  int64_t loadsSinceRenewal = 0, renewals = 0;
+  uint64_t bytesSinceRenewal = 0;
 };
 
 /// One loaded module, valid while its Session lives.
 class Model {
 public:
-  Model(mlir::OwningOpRef<mlir::ModuleOp> module, std::string name);
+  /// `session` (a Session's liveness token) keeps the Session from renewing
+  /// its context while this model lives; null for a model the session does
+  /// not own.
+  Model(mlir::OwningOpRef<mlir::ModuleOp> module, std::string name,
+        std::shared_ptr<const char> session = nullptr);
   Model(Model &&) = default;
   Model &operator=(Model &&) = default;
 
@@ -114,6 +145,7 @@ public:
   mlir::FailureOr<mlir::func::FuncOp> findEntry(llvm::StringRef name);
 
 private:
+  std::shared_ptr<const char> session;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::string name;
 };
