@@ -791,36 +791,38 @@ func.func @siblings_large_input(%x: tensor<64x64xf32>) -> (tensor<64x64xf32>, te
 
 // -----
 
-// ... and not when the input is smaller (63*64*4 = 16128 bytes).
+// ... and not when the shared input is smaller (63*64*4 = 16128 bytes) and
+// the kernels are not tiny (each moves more than a launch costs: siblings
+// that are both tiny merge whatever their input, to save the launch).
 // CHECK-LABEL: func.func @siblings_small_input(
-// CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<63x64xf32>) -> (tensor<63x64xf32>, tensor<63x64xf32>) {
-// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<63x64xf32>) -> tensor<63x64xf32> {
-// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<63x64xf32>):
-// CHECK-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[IN0]] : tensor<63x64xf32>
-// CHECK-NEXT: fusec.yield %[[EXP]] : tensor<63x64xf32>
+// CHECK-SAME: %[[ARG0:arg[0-9]+]]: tensor<63x64xf32>, %[[ARG1:arg[0-9]+]]: tensor<2x63x64xf32>, %[[ARG2:arg[0-9]+]]: tensor<2x63x64xf32>) -> (tensor<2x63x64xf32>, tensor<2x63x64xf32>) {
+// CHECK-NEXT: %[[F0:[0-9]+]] = fusec.fusion (%[[ARG1]], %[[ARG0]]) : (tensor<2x63x64xf32>, tensor<63x64xf32>) -> tensor<2x63x64xf32> {
+// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<2x63x64xf32>, %[[IN1:arg[0-9]+]]: tensor<63x64xf32>):
+// CHECK-NEXT: %[[ADD:[0-9]+]] = fusec.add %[[IN0]], %[[IN1]] : tensor<2x63x64xf32>, tensor<63x64xf32>
+// CHECK-NEXT: fusec.yield %[[ADD]] : tensor<2x63x64xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG0]]) : (tensor<63x64xf32>) -> tensor<63x64xf32> {
-// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<63x64xf32>):
-// CHECK-NEXT: %[[LOG:[0-9]+]] = fusec.log %[[IN0]] : tensor<63x64xf32>
-// CHECK-NEXT: fusec.yield %[[LOG]] : tensor<63x64xf32>
+// CHECK-NEXT: %[[F1:[0-9]+]] = fusec.fusion (%[[ARG2]], %[[ARG0]]) : (tensor<2x63x64xf32>, tensor<63x64xf32>) -> tensor<2x63x64xf32> {
+// CHECK-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<2x63x64xf32>, %[[IN1:arg[0-9]+]]: tensor<63x64xf32>):
+// CHECK-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[IN0]], %[[IN1]] : tensor<2x63x64xf32>, tensor<63x64xf32>
+// CHECK-NEXT: fusec.yield %[[MUL]] : tensor<2x63x64xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: return %[[F0]], %[[F1]] : tensor<63x64xf32>, tensor<63x64xf32>
+// CHECK-NEXT: return %[[F0]], %[[F1]] : tensor<2x63x64xf32>, tensor<2x63x64xf32>
 // CHECK-NEXT: }
 //
 // LAUNCH0-LABEL: func.func @siblings_small_input(
-// LAUNCH0-SAME: %[[ARG0:arg[0-9]+]]: tensor<63x64xf32>) -> (tensor<63x64xf32>, tensor<63x64xf32>) {
-// LAUNCH0-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG0]]) : (tensor<63x64xf32>) -> (tensor<63x64xf32>, tensor<63x64xf32>) {
-// LAUNCH0-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<63x64xf32>):
-// LAUNCH0-NEXT: %[[EXP:[0-9]+]] = fusec.exp %[[IN0]] : tensor<63x64xf32>
-// LAUNCH0-NEXT: %[[LOG:[0-9]+]] = fusec.log %[[IN0]] : tensor<63x64xf32>
-// LAUNCH0-NEXT: fusec.yield %[[EXP]], %[[LOG]] : tensor<63x64xf32>, tensor<63x64xf32>
+// LAUNCH0-SAME: %[[ARG0:arg[0-9]+]]: tensor<63x64xf32>, %[[ARG1:arg[0-9]+]]: tensor<2x63x64xf32>, %[[ARG2:arg[0-9]+]]: tensor<2x63x64xf32>) -> (tensor<2x63x64xf32>, tensor<2x63x64xf32>) {
+// LAUNCH0-NEXT: %[[F0:[0-9]+]]:2 = fusec.fusion (%[[ARG1]], %[[ARG0]], %[[ARG2]]) : (tensor<2x63x64xf32>, tensor<63x64xf32>, tensor<2x63x64xf32>) -> (tensor<2x63x64xf32>, tensor<2x63x64xf32>) {
+// LAUNCH0-NEXT: ^bb0(%[[IN0:arg[0-9]+]]: tensor<2x63x64xf32>, %[[IN1:arg[0-9]+]]: tensor<63x64xf32>, %[[IN2:arg[0-9]+]]: tensor<2x63x64xf32>):
+// LAUNCH0-NEXT: %[[ADD:[0-9]+]] = fusec.add %[[IN0]], %[[IN1]] : tensor<2x63x64xf32>, tensor<63x64xf32>
+// LAUNCH0-NEXT: %[[MUL:[0-9]+]] = fusec.mul %[[IN2]], %[[IN1]] : tensor<2x63x64xf32>, tensor<63x64xf32>
+// LAUNCH0-NEXT: fusec.yield %[[ADD]], %[[MUL]] : tensor<2x63x64xf32>, tensor<2x63x64xf32>
 // LAUNCH0-NEXT: }
-// LAUNCH0-NEXT: return %[[F0]]#0, %[[F0]]#1 : tensor<63x64xf32>, tensor<63x64xf32>
+// LAUNCH0-NEXT: return %[[F0]]#0, %[[F0]]#1 : tensor<2x63x64xf32>, tensor<2x63x64xf32>
 // LAUNCH0-NEXT: }
-func.func @siblings_small_input(%x: tensor<63x64xf32>) -> (tensor<63x64xf32>, tensor<63x64xf32>) {
-  %a = fusec.exp %x : tensor<63x64xf32>
-  %b = fusec.log %x : tensor<63x64xf32>
-  return %a, %b : tensor<63x64xf32>, tensor<63x64xf32>
+func.func @siblings_small_input(%x: tensor<63x64xf32>, %y: tensor<2x63x64xf32>, %z: tensor<2x63x64xf32>) -> (tensor<2x63x64xf32>, tensor<2x63x64xf32>) {
+  %a = fusec.add %y, %x : tensor<2x63x64xf32>, tensor<63x64xf32>
+  %b = fusec.mul %z, %x : tensor<2x63x64xf32>, tensor<63x64xf32>
+  return %a, %b : tensor<2x63x64xf32>, tensor<2x63x64xf32>
 }
 
 // -----
@@ -1168,7 +1170,7 @@ func.func @opt_slice_dup(%x: tensor<64x64xf32>) -> (tensor<1xf32>, tensor<1xf32>
 // of a small input (siblings_small_input above, which the sibling rule
 // leaves alone), and three casts of different sizes here.
 // HORIZONTAL-LABEL: func.func @siblings_small_input(
-// HORIZONTAL-NEXT: fusec.fusion (%arg0) : (tensor<63x64xf32>) -> (tensor<63x64xf32>, tensor<63x64xf32>) {
+// HORIZONTAL-NEXT: fusec.fusion (%arg1, %arg0, %arg2) : (tensor<2x63x64xf32>, tensor<63x64xf32>, tensor<2x63x64xf32>) -> (tensor<2x63x64xf32>, tensor<2x63x64xf32>) {
 // HORIZONTAL-LABEL: func.func @split_three_ways(
 // HORIZONTAL-NEXT: %[[F:[0-9]+]]:2 = fusec.fusion (%arg0) : (tensor<4x12xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
 // HORIZONTAL: fusec.matmul %[[F]]#0, %arg1

@@ -179,8 +179,10 @@ void FusionOptions::bindOptions(OptionBinder &binder) {
               "Form multi-output fusions (extra outputs, siblings reading "
               "the same input)");
   binder.flag("fusion-horizontal", horizontal,
-              "Merge the loop kernels that read only arguments and constants "
-              "into one prologue kernel (with --fusion-multi-output)");
+              "Merge loop kernels to save launches: those that read only "
+              "arguments and constants into one prologue kernel, and "
+              "siblings that each move less than a launch costs (with "
+              "--fusion-multi-output)");
   binder.integer("fusion-reachability-budget", reachabilityBudget,
                  "Visits allowed per cycle check of a multi-output merge "
                  "before it is refused",
@@ -861,46 +863,65 @@ void Planner::multiOutputFusion() {
                      std::to_string(options.reachabilityBudget) + " visits";
   };
 
-  // (1) A producer kernel whose result is also needed elsewhere joins a
-  // consumer kernel as an extra output: the consumer no longer reads it.
-  for (unsigned gp = 0; gp < groups.size(); ++gp) {
+  // (1) A producer kernel whose results are also needed elsewhere joins a
+  // consumer kernel over as many elements, as extra outputs: the consumer
+  // no longer reads them. A merged kernel has more outputs, whose other
+  // consumers may join it in turn, so kernels go through a worklist (each
+  // merge retires a kernel: at most twice as many visits as kernels).
+  std::vector<unsigned> worklist;
+  for (unsigned g = groups.size(); g-- > 0;)
+    worklist.push_back(g);
+  while (!worklist.empty()) {
+    unsigned gp = worklist.back();
+    worklist.pop_back();
     Group &producerGroup = groups[gp];
     if (!producerGroup.alive || producerGroup.kind != FusionKind::Loop)
       continue;
-    Operation *rootOp = opAt(producerGroup.last); // Its only output.
-    if (rootOp->getNumResults() != 1)
-      continue;
-    int64_t count = numElements(rootOp->getResult(0).getType());
-    SmallVector<int> candidates;
-    for (Operation *user : rootOp->getUsers()) {
-      int g = groupOfOp(user);
-      if (g < 0 || g == int(gp) || !groups[g].alive ||
-          groups[g].kind == FusionKind::Matmul ||
-          llvm::is_contained(candidates, g))
+    int64_t count = numElements(producerGroup.iteration);
+    SmallVector<std::pair<int, Operation *>> candidates;
+    for (unsigned m : producerGroup.members) {
+      Operation *output = opAt(m);
+      if (output->getNumResults() != 1 ||
+          numElements(output->getResult(0).getType()) != count)
         continue;
-      if (numElements(groups[g].iteration) == count &&
-          int64_t(groups[g].members.size() + producerGroup.members.size()) <=
-              options.maxOps)
-        candidates.push_back(g);
+      for (Operation *user : output->getUsers()) {
+        int g = groupOfOp(user);
+        if (g < 0 || g == int(gp) || !groups[g].alive ||
+            groups[g].kind == FusionKind::Matmul ||
+            llvm::any_of(candidates, [&](auto &c) { return c.first == g; }))
+          continue;
+        if (numElements(groups[g].iteration) == count &&
+            int64_t(groups[g].members.size() + producerGroup.members.size()) <=
+                options.maxOps)
+          candidates.push_back({g, output});
+      }
     }
-    for (int candidate : candidates) {
+    for (auto [candidate, output] : candidates) {
       Operation *consumerRoot = opAt(groups[candidate].last);
       MergeResult result = tryMerge(gp, candidate);
       if (result == MergeResult::Merged) {
-        refuse(rootOp, [&] {
+        refuse(output, [&] {
           return std::string("its kernel writes it to memory for its other "
                              "users (a multi-output fusion with " +
                              describe(consumerRoot) + ")");
         });
+        worklist.push_back(groups[gp].alive ? gp : unsigned(candidate));
         break;
       }
-      refuse(rootOp,
+      refuse(output,
              [&] { return std::string(refusal(result, consumerRoot)); });
     }
   }
 
   // (2) Sibling kernels reading the same large input, over the same number
-  // of elements, merge so that the input is read once.
+  // of elements, merge so that the input is read once. With horizontal
+  // fusion, siblings whose iterations move less than a launch costs (the
+  // scalar bookkeeping and small updates of a training step reading its
+  // finite check, say) merge whatever the input and their sizes, to save
+  // launches.
+  auto tiny = [&](const Group &g) {
+    return options.horizontal && bytesOf(g.iteration) < options.launchCostBytes;
+  };
   for (unsigned p = 0; p < ops.size() + block.getNumArguments(); ++p) {
     Value input =
         p < block.getNumArguments()
@@ -908,16 +929,17 @@ void Planner::multiOutputFusion() {
             : Value(ops[p - block.getNumArguments()]->getNumResults()
                         ? ops[p - block.getNumArguments()]->getResult(0)
                         : Value());
-    if (!input || bytesOf(input) < options.launchCostBytes)
+    if (!input)
       continue;
     if (input.getDefiningOp() &&
         classify(input.getDefiningOp()) == FusionClass::Constant)
       continue;
+    bool large = bytesOf(input) >= options.launchCostBytes;
     SmallVector<int> readers;
     for (Operation *user : input.getUsers()) {
       int g = groupOfOp(user);
       if (g >= 0 && groups[g].alive && groups[g].kind == FusionKind::Loop &&
-          !llvm::is_contained(readers, g))
+          (large || tiny(groups[g])) && !llvm::is_contained(readers, g))
         readers.push_back(g);
     }
     if (readers.size() < 2)
@@ -927,8 +949,11 @@ void Planner::multiOutputFusion() {
     for (int g : llvm::drop_begin(readers)) {
       if (!groups[g].alive || !groups[acc].alive)
         continue;
-      bool compatible = numElements(groups[g].iteration) ==
-                            numElements(groups[acc].iteration) &&
+      // Tiny kernels of different sizes merge too (a loop per size, as in
+      // the prologue below).
+      bool compatible = ((tiny(groups[g]) && tiny(groups[acc])) ||
+                         numElements(groups[g].iteration) ==
+                             numElements(groups[acc].iteration)) &&
                         int64_t(groups[g].members.size() +
                                 groups[acc].members.size()) <= options.maxOps;
       if (compatible && tryMerge(acc, g) == MergeResult::Merged) {

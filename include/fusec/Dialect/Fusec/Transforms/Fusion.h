@@ -47,9 +47,10 @@ struct FusionOptions {
   /// Merge kernels into multi-output fusions (producers needed outside their
   /// consumer's kernel; siblings reading the same input).
   bool multiOutput = true;
-  /// Merge the loop kernels that read only the function's arguments and
-  /// constants into one prologue kernel (a horizontal fusion: one launch
-  /// instead of one each). Part of multi-output fusion.
+  /// Horizontal fusion, to save launches: merge the loop kernels that read
+  /// only the function's arguments and constants into one prologue kernel,
+  /// and sibling loop kernels that each move less than a launch costs,
+  /// whatever their sizes (a loop per size). Part of multi-output fusion.
   bool horizontal = true;
   /// Visits allowed per acyclicity query before giving up and refusing the
   /// merge (keeps the pass linear on adversarial graphs).
