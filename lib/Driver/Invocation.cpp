@@ -24,6 +24,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+
 using namespace mlir;
 using namespace fusec;
 using namespace fusec::driver;
@@ -314,14 +316,18 @@ fusec::runInvocation(Invocation &inv, Session &session,
   }
   // A file is written to a temporary and renamed, so a failure never leaves
   // a half-written output; a device or FIFO is written through.
-  auto writeResult = [&](const std::string &text) -> LogicalResult {
+  auto writeResultWith = [&](const ContentWriter &write) -> LogicalResult {
     std::string error;
     out.flush(); // What was printed before comes first on stdout.
-    if (!writeOutput(inv.output.empty() ? "-" : inv.output, text, error)) {
+    if (!writeOutput(inv.output.empty() ? "-" : inv.output, write, error)) {
       session.error(error);
       return failure();
     }
     return success();
+  };
+  auto writeResult = [&](const std::string &text) {
+    return writeResultWith(
+        [&](int fd) { return writeAll(fd, text.data(), text.size()); });
   };
   // An artifact compiled before from the same model and options: no parse,
   // no pipeline (ModelCache.h).
@@ -375,8 +381,20 @@ fusec::runInvocation(Invocation &inv, Session &session,
       return failure();
     text = collector->render(model.getModule(), inv.codegen);
   } else {
-    llvm::raw_string_ostream os(text);
-    model.getModule()->print(os);
+    // Printed straight into the output: the text of a large module is never
+    // held in memory.
+    ModuleOp module = model.getModule();
+    return writeResultWith([&](int fd) {
+      llvm::raw_fd_ostream os(fd, /*shouldClose=*/false);
+      os.SetBufferSize(size_t(1) << 20); // Few system calls.
+      module->print(os);
+      os.flush();
+      if (!os.has_error())
+        return true;
+      errno = os.error().value();
+      os.clear_error();
+      return false;
+    });
   }
   return writeResult(text);
 }

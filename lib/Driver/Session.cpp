@@ -112,7 +112,7 @@ struct Session::Handler {
   DiagnosticEngine::HandlerID id;
 };
 
-Session::Session() : liveToken(std::make_shared<const char>(0)) {
+Session::Session() : liveToken(std::make_shared<bool>(false)) {
   createContext();
 }
 
@@ -130,7 +130,12 @@ void Session::createContext() {
   handler = std::make_unique<Handler>(*this);
 }
 
-Session::~Session() = default;
+Session::~Session() {
+  if (*liveToken) {
+    handler.reset();
+    (void)context.release();
+  }
+}
 
 void Session::renewContextIfIdle() {
   if (liveToken.use_count() > 1 || (loadsSinceRenewal < kRenewAfterModels &&
@@ -348,9 +353,14 @@ FailureOr<Model> Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
 }
 
 Model::Model(OwningOpRef<ModuleOp> module, std::string name,
-             std::shared_ptr<const char> session)
+             std::shared_ptr<bool> session)
     : session(std::move(session)), module(std::move(module)),
       name(std::move(name)) {}
+
+Model::~Model() {
+  if (session && *session)
+    (void)module.release();
+}
 
 FailureOr<func::FuncOp> Model::findEntry(StringRef entryName) {
   if (!entryName.empty()) {

@@ -182,9 +182,9 @@ bool resolveDestination(const std::string &path, Destination &out,
   return true;
 }
 
-/// Writes `contents` to a new temporary file beside `path` (synced when
+/// Writes a new temporary file beside `path` with `write` (synced when
 /// asked); its name in `tmp`.
-bool writeTemporary(const std::string &path, std::string_view contents,
+bool writeTemporary(const std::string &path, const ContentWriter &write,
                     std::string &tmp, std::string &error,
                     Durability durability) {
   // The temporary lives next to the destination so that rename() is atomic.
@@ -209,7 +209,7 @@ bool writeTemporary(const std::string &path, std::string_view contents,
     error = path + ": " + what + ": " + errnoMessage(err);
     return false;
   };
-  if (!writeAll(fd, contents.data(), contents.size()))
+  if (!write(fd))
     return failWith("cannot write", errno);
   if (durability == Durability::Synced && ::fsync(fd) != 0 && errno != EINVAL &&
       errno != EROFS)
@@ -224,14 +224,14 @@ bool writeTemporary(const std::string &path, std::string_view contents,
 }
 
 /// Writes into an existing device, FIFO or socket.
-bool writeThrough(const std::string &path, std::string_view contents,
+bool writeThrough(const std::string &path, const ContentWriter &write,
                   std::string &error) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) {
     error = path + ": cannot open: " + errnoMessage(errno);
     return false;
   }
-  bool ok = writeAll(fd, contents.data(), contents.size());
+  bool ok = write(fd);
   int err = errno;
   if (::close(fd) != 0 && ok) {
     ok = false;
@@ -242,13 +242,38 @@ bool writeThrough(const std::string &path, std::string_view contents,
   return ok;
 }
 
+ContentWriter bytesWriter(std::string_view contents) {
+  return [contents](int fd) {
+    return writeAll(fd, contents.data(), contents.size());
+  };
+}
+
+/// One file, written atomically by `write`.
+bool writeAtomically(const std::string &path, const ContentWriter &write,
+                     std::string &error, Durability durability) {
+  Destination destination;
+  if (!resolveDestination(path, destination, error))
+    return false;
+  if (destination.writeThrough)
+    return writeThrough(destination.path, write, error);
+  std::string tmp;
+  if (!writeTemporary(destination.path, write, tmp, error, durability))
+    return false;
+  if (::rename(tmp.c_str(), destination.path.c_str()) != 0) {
+    error = path + ": cannot rename the temporary file into place: " +
+            errnoMessage(errno);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool fusec::writeFileAtomically(const std::string &path,
                                 std::string_view contents, std::string &error,
                                 Durability durability) {
-  return writeFilesAtomically({{path, std::string(contents)}}, error,
-                              durability);
+  return writeAtomically(path, bytesWriter(contents), error, durability);
 }
 
 bool fusec::writeFilesAtomically(
@@ -267,8 +292,8 @@ bool fusec::writeFilesAtomically(
     if (destinations[i].writeThrough)
       continue;
     std::string tmp;
-    if (!writeTemporary(destinations[i].path, files[i].second, tmp, error,
-                        durability)) {
+    if (!writeTemporary(destinations[i].path, bytesWriter(files[i].second), tmp,
+                        error, durability)) {
       removeTemporaries();
       return false;
     }
@@ -277,7 +302,8 @@ bool fusec::writeFilesAtomically(
   size_t next = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     if (destinations[i].writeThrough) {
-      if (!writeThrough(destinations[i].path, files[i].second, error)) {
+      if (!writeThrough(destinations[i].path, bytesWriter(files[i].second),
+                        error)) {
         removeTemporaries();
         return false;
       }
@@ -297,9 +323,14 @@ bool fusec::writeFilesAtomically(
 
 bool fusec::writeOutput(const std::string &path, std::string_view contents,
                         std::string &error) {
+  return writeOutput(path, bytesWriter(contents), error);
+}
+
+bool fusec::writeOutput(const std::string &path, const ContentWriter &write,
+                        std::string &error) {
   if (path != "-")
-    return writeFileAtomically(path, contents, error);
-  if (!writeAll(STDOUT_FILENO, contents.data(), contents.size())) {
+    return writeAtomically(path, write, error, Durability::Synced);
+  if (!write(STDOUT_FILENO)) {
     error = "<stdout>: cannot write: " + errnoMessage(errno);
     return false;
   }

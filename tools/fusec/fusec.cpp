@@ -67,6 +67,7 @@ int main(int argc, char **argv) {
   }
 
   fusec::Session session;
+  session.skipTeardown(); // The process exits right after.
   fusec::warnIneffectiveOptions(
       invocation, [&](std::string_view group) { return binder.givenIn(group); },
       session);

@@ -81,6 +81,16 @@ bool writeFilesAtomically(
 bool writeOutput(const std::string &path, std::string_view contents,
                  std::string &error);
 
+/// Writes a file's whole contents into a descriptor, or returns false with
+/// errno set.
+using ContentWriter = std::function<bool(int fd)>;
+
+/// writeOutput with the contents written by `write` as they are produced,
+/// so that an output of hundreds of megabytes (a printed module) is never
+/// held in memory; atomic for a file as above.
+bool writeOutput(const std::string &path, const ContentWriter &write,
+                 std::string &error);
+
 /// Writes all of `size` bytes to `fd`, retrying short writes and EINTR.
 bool writeAll(int fd, const char *data, size_t size);
 

@@ -1112,7 +1112,7 @@ FusionPlan Planner::finish() {
     grouped.insert(g.ops.begin(), g.ops.end());
     grouped.insert(g.duplicates.begin(), g.duplicates.end());
   }
-  plan.kernelsBefore = countKernels(block);
+  // (kernelsBefore is the caller's: it counts before prepareForFusion.)
   for (Operation *op : ops)
     if (!isa<ConstantOp, ReshapeOp>(op) && !grouped.count(op))
       ++plan.kernelsAfter;

@@ -111,7 +111,9 @@ struct FusionPlan {
   /// One per matmul of the block, in block order.
   std::vector<MatmulDecision> matmuls;
   /// Kernel launches without and with fusion (matmuls, unfused ops and
-  /// fusions; constants and reshapes cost none).
+  /// fusions; constants and reshapes cost none). planFusion sets
+  /// kernelsAfter; kernelsBefore is countKernels of the block before
+  /// prepareForFusion, which its caller knows.
   int64_t kernelsBefore = 0, kernelsAfter = 0;
 };
 
