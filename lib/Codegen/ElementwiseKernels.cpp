@@ -1,0 +1,408 @@
+//===- ElementwiseKernels.cpp - Loops over elements -----------------------===//
+//
+// The kernel shapes of loop fusions: linear loops (a loop per output size,
+// over 16-byte vectors where every value is read at its own position),
+// lane loops (a thread computes consecutive outputs of a row, reading the
+// inputs LaneAccess finds contiguous as vectors) and grid-stride loops over
+// indices otherwise.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "fusec/Support/Checked.h"
+
+using namespace mlir;
+using namespace fusec;
+using namespace fusec::codegen;
+
+/// Every value `outs` depend on is read at the element's own linear
+/// position (of `n`) or is a single element: their loop can work on linear
+/// positions (and vectors).
+bool KernelEmitter::isLinear(ArrayRef<Value> outs, int64_t n) {
+  for (Value v : outs)
+    if (countOf(v) != n)
+      return false;
+  llvm::SmallPtrSet<Value, 16> needed(outs.begin(), outs.end());
+  for (Operation &op : llvm::reverse(body.without_terminator())) {
+    if (llvm::none_of(op.getResults(),
+                      [&](Value r) { return needed.contains(r); }))
+      continue;
+    needed.insert(op.operand_begin(), op.operand_end());
+    if (isa<ConstantOp>(op)) {
+      int64_t c = countOf(op.getResult(0));
+      if (c != 1 && c != n)
+        return false;
+      continue;
+    }
+    if (!isElementwise(&op) && !isa<ReshapeOp>(op))
+      return false;
+    int64_t r = countOf(op.getResult(0));
+    for (Value operand : op.getOperands()) {
+      int64_t c = countOf(operand);
+      if (c != r && c != 1)
+        return false;
+    }
+    if (r != n && r != 1)
+      return false;
+  }
+  for (BlockArgument arg : body.getArguments())
+    if (needed.contains(arg) && countOf(arg) != n && countOf(arg) != 1)
+      return false;
+  return true;
+}
+
+std::vector<std::pair<int64_t, int64_t>>
+KernelEmitter::inPlacePairs(int64_t n) {
+  // The inputs each value depends on, as bit sets over the inputs.
+  llvm::DenseMap<Value, llvm::SmallBitVector> deps;
+  unsigned inputs = body.getNumArguments();
+  for (BlockArgument arg : body.getArguments()) {
+    llvm::SmallBitVector bits(inputs);
+    bits.set(arg.getArgNumber());
+    deps[arg] = bits;
+  }
+  for (Operation &op : body.without_terminator()) {
+    llvm::SmallBitVector bits(inputs);
+    for (Value operand : op.getOperands())
+      if (auto it = deps.find(operand); it != deps.end())
+        bits |= it->second;
+    for (Value result : op.getResults())
+      deps[result] = bits;
+  }
+  ValueRange outputs = fusion.getYield().getValues();
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (BlockArgument arg : body.getArguments()) {
+    unsigned j = arg.getArgNumber();
+    if (countOf(arg) != n)
+      continue;
+    int64_t feeds = 0, output = -1;
+    for (auto [i, v] : llvm::enumerate(outputs)) {
+      auto it = deps.find(v);
+      if (it != deps.end() && it->second.test(j)) {
+        ++feeds;
+        output = int64_t(i);
+      }
+    }
+    if (feeds == 1 && countOf(outputs[size_t(output)]) == n &&
+        dtypeSize(dtypeOf(arg)) == dtypeSize(dtypeOf(outputs[size_t(output)])))
+      pairs.emplace_back(int64_t(j), output);
+  }
+  return pairs;
+}
+
+bool KernelEmitter::emitLinearElementwise(KernelSource &k) {
+  // The outputs by element count: one loop each (several when unrelated
+  // kernels were merged horizontally), every one over linear positions.
+  ValueRange outputs = fusion.getYield().getValues();
+  SmallVector<int64_t> counts;
+  SmallVector<SmallVector<unsigned>> bySize; // Output numbers.
+  for (auto [i, v] : llvm::enumerate(outputs)) {
+    auto *it = llvm::find(counts, countOf(v));
+    if (it == counts.end()) {
+      counts.push_back(countOf(v));
+      bySize.emplace_back();
+      it = counts.end() - 1;
+    }
+    bySize[size_t(it - counts.begin())].push_back(unsigned(i));
+  }
+  for (auto [n, outs] : llvm::zip(counts, bySize)) {
+    SmallVector<Value> values;
+    for (unsigned i : outs)
+      values.push_back(outputs[i]);
+    if (!isLinear(values, n))
+      return false;
+  }
+
+  k.kind = FusionKind::Loop;
+  k.blockSize = target.elementwiseBlock;
+  k.shapesAllowVectors = true;
+  // In place only with one loop: a thread of another loop could read an
+  // input after this one wrote its output.
+  if (counts.size() == 1) {
+    inPlace = inPlacePairs(counts.front());
+    k.inPlace = inPlace;
+  }
+  linearMode = true;
+  emitSignature();
+  ++indent;
+  line("const " + indexType + " first = (" + indexType +
+       ")blockIdx.x * blockDim.x + threadIdx.x;");
+  line("const " + indexType + " step = (" + indexType +
+       ")gridDim.x * blockDim.x;");
+  for (auto [n, outs] : llvm::zip(counts, bySize)) {
+    int64_t vec = emitLinearLoop(k, outs, n);
+    if (n >= k.work) {
+      k.work = n;
+      k.vectorWidth = vec;
+      k.gridSize = target.gridFor(n, int64_t(k.blockSize) * vec);
+    }
+  }
+  --indent;
+  line("}");
+  return true;
+}
+
+int64_t KernelEmitter::emitLinearLoop(KernelSource &k,
+                                      ArrayRef<unsigned> numbers, int64_t n) {
+  ValueRange outputs = fusion.getYield().getValues();
+  // (A value yielded twice is two outputs, each stored.)
+  SmallVector<Value> outs;
+  for (unsigned i : numbers)
+    outs.push_back(outputs[i]);
+  // The inputs the loop reads whole.
+  llvm::SmallPtrSet<Value, 16> needed(outs.begin(), outs.end());
+  for (Operation &op : llvm::reverse(body.without_terminator()))
+    if (llvm::any_of(op.getResults(),
+                     [&](Value r) { return needed.contains(r); }))
+      needed.insert(op.operand_begin(), op.operand_end());
+  SmallVector<BlockArgument> streams;
+  for (BlockArgument arg : body.getArguments())
+    if (needed.contains(arg) && countOf(arg) == n)
+      streams.push_back(arg);
+  // 16 bytes per access for the widest element involved.
+  size_t widest = 1;
+  for (BlockArgument arg : streams)
+    widest = std::max(widest, dtypeSize(dtypeOf(arg)));
+  for (Value v : outs)
+    widest = std::max(widest, dtypeSize(dtypeOf(v)));
+  int64_t vec = std::max<int64_t>(1, 16 / int64_t(widest));
+  k.shapesAllowVectors &= n % vec == 0;
+  if (n < vec * 4)
+    vec = 1; // Tiny loops: not worth a vector loop.
+  if (vec > 1) {
+    for (BlockArgument arg : streams)
+      if (vec * int64_t(dtypeSize(dtypeOf(arg))) == 16)
+        accessBytes[arg.getArgNumber()] = 16;
+    for (unsigned i : numbers)
+      if (vec * int64_t(dtypeSize(dtypeOf(outputs[i]))) == 16)
+        accessBytes[body.getNumArguments() + i] = 16;
+  }
+
+  std::string count = std::to_string(n);
+  auto storeOutputs = [&](const Index &idx, StringRef at) {
+    for (unsigned i : numbers)
+      line("out" + std::to_string(i) + "[" + at.str() + "] = " +
+           storeExpr(dtypeOf(outputs[i]), emitValue(outputs[i], idx)) + ";");
+  };
+  if (vec > 1) {
+    // Vector loop: each thread handles `vec` consecutive elements.
+    std::string w = std::to_string(vec);
+    line("for (" + indexType + " w = first; w < " + std::to_string(n / vec) +
+         "; w += step) {");
+    ++indent;
+    pushScope();
+    for (BlockArgument arg : streams) {
+      std::string vecType = std::string("fusec_vec<") +
+                            storageType(dtypeOf(arg)) + ", " + w + ">";
+      std::string name = "x" + std::to_string(arg.getArgNumber());
+      line("const " + vecType + " " + name + " = reinterpret_cast<const " +
+           vecType + " *>(in" + std::to_string(arg.getArgNumber()) + ")[w];");
+      laneVectors[arg] = name;
+    }
+    for (unsigned i : numbers)
+      line(std::string("fusec_vec<") + storageType(dtypeOf(outputs[i])) + ", " +
+           w + "> y" + std::to_string(i) + ";");
+    line("#pragma unroll");
+    line("for (int l = 0; l < " + w + "; ++l) {");
+    ++indent;
+    pushScope();
+    lane = "l";
+    // The element's position, for what is not in a vector (tables).
+    std::string position = fresh("d");
+    line("const " + indexType + " " + position + " = w * " + w + " + l;");
+    for (unsigned i : numbers)
+      line("y" + std::to_string(i) + ".v[l] = " +
+           storeExpr(dtypeOf(outputs[i]),
+                     emitValue(outputs[i], Index(1, position))) +
+           ";");
+    lane.clear();
+    laneVectors.clear();
+    popScope();
+    --indent;
+    line("}");
+    for (unsigned i : numbers)
+      line(std::string("reinterpret_cast<fusec_vec<") +
+           storageType(dtypeOf(outputs[i])) + ", " + w + "> *>(out" +
+           std::to_string(i) + ")[w] = y" + std::to_string(i) + ";");
+    popScope();
+    --indent;
+    line("}");
+    if (n % vec == 0)
+      return vec;
+    // Scalar tail.
+    line("for (" + indexType + " i = " + std::to_string(n / vec * vec) +
+         " + first; i < " + count + "; i += step) {");
+  } else {
+    line("for (" + indexType + " i = first; i < " + count + "; i += step) {");
+  }
+  ++indent;
+  pushScope();
+  // In linear mode a value of n elements is at position i, a single
+  // element at 0: index vectors of one component.
+  storeOutputs(Index(1, "i"), "i");
+  popScope();
+  --indent;
+  line("}");
+  return vec;
+}
+
+int64_t KernelEmitter::laneWidthFor(ArrayRef<Value> streams) {
+  size_t widest = 1;
+  for (Value v : streams)
+    widest = std::max(widest, dtypeSize(dtypeOf(v)));
+  // (Inputs broadcast along the innermost dimension are read once per
+  // thread, not as vectors.)
+  for (BlockArgument arg : body.getArguments())
+    if (countOf(arg) > 1 && tensorType(arg).getShape().back() > 1)
+      widest = std::max(widest, dtypeSize(dtypeOf(arg)));
+  return std::max<int64_t>(1, 16 / int64_t(widest));
+}
+
+void KernelEmitter::emitLanes(const Index &first,
+                              llvm::function_ref<void(const Index &)> emit) {
+  laneFirst = first.back();
+  for (laneNumber = 0; laneNumber < laneWidth; ++laneNumber) {
+    Index idx = first;
+    if (laneNumber > 0) {
+      idx.back() = fresh("d");
+      line("const " + indexType + " " + idx.back() + " = " + laneFirst + " + " +
+           std::to_string(laneNumber) + ";");
+    }
+    laneComponent = idx.back();
+    emit(idx);
+  }
+  laneNumber = 0;
+}
+
+bool KernelEmitter::emitLaneElementwise(KernelSource &k) {
+  ValueRange outputs = fusion.getYield().getValues();
+  ArrayRef<int64_t> shape = tensorType(outputs.front()).getShape();
+  for (Value v : outputs)
+    if (tensorType(v).getShape() != shape)
+      return false;
+  if (shape.empty())
+    return false;
+  SmallVector<Value> roots(outputs.begin(), outputs.end());
+  int64_t width = laneWidthFor(roots);
+  int64_t n = countOf(outputs.front()), row = shape.back();
+  k.shapesAllowVectors = row % width == 0;
+  if (width == 1 || row % width != 0 || n < width * 4)
+    return false;
+  SmallVector<LaneAccess> access = analyzeLaneAccess(fusion, width, roots);
+  // Worth it when the vector streams (the outputs and the contiguous
+  // inputs) move more bytes than the inputs read lane by lane.
+  int64_t vectorBytes = 0, scatteredBytes = 0;
+  for (Value v : outputs)
+    vectorBytes += n * int64_t(dtypeSize(dtypeOf(v)));
+  for (BlockArgument arg : body.getArguments()) {
+    int64_t bytes = countOf(arg) * int64_t(dtypeSize(dtypeOf(arg)));
+    if (access[arg.getArgNumber()] == LaneAccess::Contiguous)
+      vectorBytes += bytes;
+    else if (access[arg.getArgNumber()] == LaneAccess::Scattered)
+      scatteredBytes += bytes;
+  }
+  if (scatteredBytes >= vectorBytes)
+    return false;
+
+  laneAccess = access;
+  laneWidth = width;
+  noteVectorAccesses(roots);
+  k.kind = FusionKind::Loop;
+  k.work = n;
+  k.vectorWidth = width;
+  k.blockSize = target.elementwiseBlock;
+  k.gridSize = target.gridFor(n, int64_t(k.blockSize) * width);
+  std::string w = std::to_string(width);
+  emitSignature();
+  ++indent;
+  line("const " + indexType + " vectors = " + std::to_string(n / width) + ";");
+  line("for (" + indexType + " w = (" + indexType +
+       ")blockIdx.x * blockDim.x + threadIdx.x; w < vectors; w += (" +
+       indexType + ")gridDim.x * blockDim.x) {");
+  ++indent;
+  pushScope();
+  std::string position = fresh("d");
+  line("const " + indexType + " " + position + " = w * " + w + ";");
+  Index first = delinearize(position, shape);
+  laneFirstPosition = linearize(first, shape);
+  for (auto [i, v] : llvm::enumerate(outputs))
+    line(std::string("fusec_vec<") + storageType(dtypeOf(v)) + ", " + w +
+         "> y" + std::to_string(i) + ";");
+  emitLanes(first, [&](const Index &idx) {
+    for (auto [i, v] : llvm::enumerate(outputs))
+      line("y" + std::to_string(i) + ".v[" + std::to_string(laneNumber) +
+           "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+  });
+  laneAccess.clear();
+  laneFirstPosition.clear();
+  for (auto [i, v] : llvm::enumerate(outputs))
+    line(std::string("reinterpret_cast<fusec_vec<") + storageType(dtypeOf(v)) +
+         ", " + w + "> *>(out" + std::to_string(i) + ")[w] = y" +
+         std::to_string(i) + ";");
+  popScope();
+  --indent;
+  line("}");
+  --indent;
+  line("}");
+  return true;
+}
+
+void KernelEmitter::noteVectorAccesses(ArrayRef<Value> outputsWritten) {
+  auto note = [&](int64_t param, Value v) {
+    if (laneWidth * int64_t(dtypeSize(dtypeOf(v))) == 16)
+      accessBytes[size_t(param)] = 16;
+  };
+  for (BlockArgument arg : body.getArguments())
+    if (laneAccess[arg.getArgNumber()] == LaneAccess::Contiguous)
+      note(arg.getArgNumber(), arg);
+  for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues()))
+    if (llvm::is_contained(outputsWritten, v))
+      note(body.getNumArguments() + int64_t(i), v);
+}
+
+LogicalResult KernelEmitter::emitElementwise(KernelSource &k) {
+  ValueRange outputs = fusion.getYield().getValues();
+  int64_t n = 0;
+  for (Value v : outputs)
+    n = std::max(n, countOf(v));
+  k.kind = FusionKind::Loop;
+  k.work = n;
+  k.vectorWidth = 1;
+  k.blockSize = target.elementwiseBlock;
+  k.gridSize = target.gridFor(n, k.blockSize);
+  emitSignature();
+  ++indent;
+  // One grid-stride loop per distinct result size (usually one).
+  emitGridStrideOutputs([](Value) { return true; });
+  --indent;
+  line("}");
+  return success();
+}
+
+void KernelEmitter::emitGridStrideOutputs(
+    llvm::function_ref<bool(Value)> include) {
+  ValueRange outputs = fusion.getYield().getValues();
+  SmallVector<int64_t> counts;
+  for (Value v : outputs)
+    if (include(v) && !llvm::is_contained(counts, countOf(v)))
+      counts.push_back(countOf(v));
+  for (int64_t count : counts) {
+    line("for (" + indexType + " i = (" + indexType +
+         ")blockIdx.x * blockDim.x + threadIdx.x; i < " +
+         std::to_string(count) + "; i += (" + indexType +
+         ")gridDim.x * blockDim.x) {");
+    ++indent;
+    pushScope();
+    for (auto [i, v] : llvm::enumerate(outputs)) {
+      if (!include(v) || countOf(v) != count)
+        continue;
+      Index idx = delinearize("i", tensorType(v).getShape());
+      line("out" + std::to_string(i) +
+           "[i] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+    }
+    popScope();
+    --indent;
+    line("}");
+  }
+}

@@ -1,0 +1,397 @@
+//===- KernelEmitter.h - The CUDA C++ emitter's internals -------*- C++ -*-===//
+//
+// Private to lib/Codegen: the kernel emitter of CudaEmitter.cpp, whose
+// kernel shapes are defined in ElementwiseKernels.cpp (loops over elements,
+// vectors and lanes) and ReductionKernels.cpp (rows, columns), and the
+// helpers they share (C++ types and literals of element types, index
+// arithmetic).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_LIB_CODEGEN_KERNELEMITTER_H
+#define FUSEC_LIB_CODEGEN_KERNELEMITTER_H
+
+#include "LaneAccess.h"
+#include "fusec/Codegen/CudaEmitter.h"
+#include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Support/Float16.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fusec::codegen {
+using namespace mlir;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+inline RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+inline DType dtypeOf(Value v) {
+  return *toDType(tensorType(v).getElementType());
+}
+
+inline int64_t countOf(Value v) {
+  int64_t n = 1;
+  for (int64_t d : tensorType(v).getShape())
+    n *= d;
+  return n;
+}
+
+/// C++ type of the stored elements.
+inline const char *storageType(DType t) {
+  switch (t) {
+  case DType::F32:
+    return "float";
+  case DType::F16:
+  case DType::BF16:
+    return "fusec_u16";
+  case DType::I1:
+    return "fusec_u8";
+  case DType::I32:
+    return "fusec_i32";
+  case DType::I64:
+    return "fusec_i64";
+  case DType::F64:
+    return "double";
+  }
+  return "float";
+}
+
+/// C++ type values are computed in.
+inline const char *computeType(DType t) {
+  switch (t) {
+  case DType::F32:
+  case DType::F16:
+  case DType::BF16:
+    return "float";
+  case DType::I1:
+    return "bool";
+  case DType::I32:
+    return "fusec_i32";
+  case DType::I64:
+    return "fusec_i64";
+  case DType::F64:
+    return "double";
+  }
+  return "float";
+}
+
+inline std::string loadExpr(DType t, const std::string &stored) {
+  switch (t) {
+  case DType::F16:
+    return "fusec_h2f(" + stored + ")";
+  case DType::BF16:
+    return "fusec_bf2f(" + stored + ")";
+  case DType::I1:
+    return "(" + stored + " != 0)";
+  default:
+    return stored;
+  }
+}
+
+inline std::string storeExpr(DType t, const std::string &value) {
+  switch (t) {
+  case DType::F16:
+    return "fusec_f2h(" + value + ")";
+  case DType::BF16:
+    return "fusec_f2bf(" + value + ")";
+  case DType::I1:
+    return "(fusec_u8)(" + value + " ? 1 : 0)";
+  default:
+    return value;
+  }
+}
+
+/// Rounds an f32 computation to the value's type, as the reference does
+/// after every operation.
+inline std::string roundTo(DType t, const std::string &expr) {
+  if (t == DType::F16)
+    return "fusec_round_f16(" + expr + ")";
+  if (t == DType::BF16)
+    return "fusec_round_bf16(" + expr + ")";
+  return expr;
+}
+
+/// A float constant, bit-exact.
+inline std::string floatLiteral(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if ((bits & 0x7f800000u) == 0x7f800000u) // Inf or NaN.
+    return llvm::formatv("fusec_u2f({0:x}u)", bits).str();
+  // A hexadecimal literal is exact.
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%a", double(f));
+  return std::string("(") + buffer + "f)";
+}
+
+/// A double constant, bit-exact.
+inline std::string doubleLiteral(double d) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, 8);
+  if ((bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull)
+    return llvm::formatv("fusec_u2d({0:x}ull)", bits).str();
+  char buffer[48];
+  std::snprintf(buffer, sizeof buffer, "%a", d);
+  return std::string("(") + buffer + ")";
+}
+
+inline std::string intLiteral(DType t, int64_t v) {
+  if (t == DType::I1)
+    return v ? "true" : "false";
+  if (t == DType::I32)
+    return llvm::formatv("((fusec_i32){0:x}u)", uint32_t(v)).str();
+  return llvm::formatv("((fusec_i64){0:x}ull)", uint64_t(v)).str();
+}
+
+/// `value` converted to `t` as the reference converts a pad value (one
+/// rounding), as a literal of its compute type.
+inline std::string literalOf(DType t, double value) {
+  switch (t) {
+  case DType::F32:
+    return floatLiteral(float(value));
+  case DType::F16:
+    return floatLiteral(halfToFloat(doubleToHalf(value)));
+  case DType::BF16:
+    return floatLiteral(bf16ToFloat(doubleToBF16(value)));
+  case DType::F64:
+    return doubleLiteral(value);
+  case DType::I1:
+  case DType::I32:
+  case DType::I64:
+    return intLiteral(t, int64_t(value));
+  }
+  return "0";
+}
+
+//===----------------------------------------------------------------------===//
+// Index arithmetic
+//===----------------------------------------------------------------------===//
+
+using Index = SmallVector<std::string, 6>;
+
+/// A product of the dimensions after `d`.
+inline int64_t strideOf(ArrayRef<int64_t> shape, size_t d) {
+  int64_t s = 1;
+  for (size_t k = d + 1; k < shape.size(); ++k)
+    s *= shape[k];
+  return s;
+}
+
+inline bool isZero(const std::string &e) { return e == "0"; }
+
+/// Row-major linear position of `idx` in `shape`.
+inline std::string linearize(const Index &idx, ArrayRef<int64_t> shape) {
+  std::string s;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1 || isZero(idx[d]))
+      continue;
+    int64_t stride = strideOf(shape, d);
+    std::string term =
+        stride == 1 ? idx[d] : "(" + idx[d] + ") * " + std::to_string(stride);
+    s += s.empty() ? term : " + " + term;
+  }
+  return s.empty() ? "0" : s;
+}
+
+/// `expr` with every occurrence of the identifier `name` replaced by `by`.
+inline std::string replaceIdentifier(const std::string &expr,
+                                     const std::string &name,
+                                     const std::string &by) {
+  auto isWord = [](char c) {
+    return std::isalnum((unsigned char)c) || c == '_';
+  };
+  std::string r;
+  for (size_t i = 0; i < expr.size();) {
+    if (expr.compare(i, name.size(), name) == 0 &&
+        (i == 0 || !isWord(expr[i - 1])) &&
+        (i + name.size() == expr.size() || !isWord(expr[i + name.size()]))) {
+      r += by;
+      i += name.size();
+    } else {
+      r += expr[i++];
+    }
+  }
+  return r;
+}
+
+/// The index of an operand of shape `from` broadcast (NumPy) to `to`.
+inline Index broadcastIndex(const Index &idx, ArrayRef<int64_t> from,
+                            ArrayRef<int64_t> to) {
+  Index r;
+  size_t offset = to.size() - from.size();
+  for (size_t d = 0; d < from.size(); ++d)
+    r.push_back(from[d] == 1 ? std::string("0") : idx[offset + d]);
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// The emitter
+//===----------------------------------------------------------------------===//
+
+/// What the kernel shapes of a reduction share: its sizes and the C++ of
+/// its accumulator.
+struct ReductionCode {
+  Operation *op = nullptr;
+  Value input, reduced;
+  SmallVector<int64_t> inShape, axes, kept, red;
+  int64_t rows = 0, elements = 0, length = 0;
+  DType dtype = DType::F32;
+  bool fl = false, f64 = false, sum = false, mean = false, prod = false,
+       isMax = false;
+  /// Sums and products accumulate wider (f64, wrapping u64).
+  bool wide = false;
+  std::string acc, init; // The accumulator's type and initial value.
+
+  std::string combine(const std::string &a, const std::string &b) const;
+  /// An element as the accumulator's type.
+  std::string widen(const std::string &v) const;
+};
+
+class KernelEmitter {
+public:
+  KernelEmitter(FusionOp fusion, const TargetInfo &target,
+                const CodegenOptions &options)
+      : fusion(fusion), target(target), options(options),
+        body(fusion.getBody().front()) {}
+
+  FailureOr<KernelSource> run();
+
+private:
+  // Text.
+  void line(const Twine &text) {
+    text.print(code.indent(indent * 2));
+    code << "\n";
+  }
+  std::string fresh(StringRef prefix) {
+    return (prefix + Twine(counter++)).str();
+  }
+
+  /// Declares `name` as the element index of linear position `linear` in
+  /// `shape`; returns its components.
+  Index delinearize(const std::string &linear, ArrayRef<int64_t> shape);
+
+  // Values. emitValue returns a C++ expression (a variable) holding `v` at
+  // `idx` (components for each dimension of v's shape), in its compute
+  // type.
+  std::string emitValue(Value v, const Index &idx);
+  std::string emitOp(Value result, const Index &idx);
+  std::string opExpression(Operation *op, ArrayRef<std::string> operands);
+  FailureOr<std::string> loadInput(BlockArgument arg, const Index &idx);
+
+  // Memo scopes: values computed inside a branch do not leak out of it.
+  void pushScope() { memo.emplace_back(); }
+  void popScope() { memo.pop_back(); }
+  std::string memoKey(Value v, const Index &idx);
+  std::string *lookup(const std::string &key);
+
+  // Kernel shapes.
+  LogicalResult emitElementwise(KernelSource &k);
+  /// Grid-stride loops writing the outputs `include` selects, one loop per
+  /// distinct size; any grid shape works.
+  void emitGridStrideOutputs(llvm::function_ref<bool(Value)> include);
+  /// Every output's values at linear positions: one loop per output size,
+  /// over 16-byte vectors. Returns false (emitting nothing) otherwise.
+  bool emitLinearElementwise(KernelSource &k);
+  /// The loop of the outputs numbered `numbers` (of `n` elements); returns
+  /// its vector width.
+  int64_t emitLinearLoop(KernelSource &k, ArrayRef<unsigned> numbers,
+                         int64_t n);
+  /// Outputs of one shape whose innermost extent is a multiple of the
+  /// vector width: each thread computes `width` consecutive outputs of a
+  /// row, loading the inputs LaneAccess finds contiguous as vectors.
+  /// Returns false (emitting nothing) when that does not pay.
+  bool emitLaneElementwise(KernelSource &k);
+  /// The vector width (16 bytes of the widest element) of a lane loop over
+  /// `streams` and the fusion's inputs whose rows have more than one
+  /// element.
+  int64_t laneWidthFor(ArrayRef<Value> streams);
+  /// Emits `emit` for each lane of a thread, the first at index `first`,
+  /// the others one further in the innermost dimension (laneComponent).
+  void emitLanes(const Index &first,
+                 llvm::function_ref<void(const Index &)> emit);
+  /// Records the parameters a lane loop moves in 16-byte accesses: the
+  /// contiguous inputs and `outputsWritten`.
+  void noteVectorAccesses(ArrayRef<Value> outputsWritten);
+  LogicalResult emitReduction(KernelSource &k, Operation *reduce);
+  ReductionCode describeReduction(Operation *reduce);
+  /// The reduced value from the accumulator `acc`, rounded to the element
+  /// type as the reference does.
+  std::string reducedValue(const ReductionCode &r, const std::string &acc);
+  /// Position of input element (row, j) as index components.
+  Index reductionInputIndex(const ReductionCode &r, const std::string &row,
+                            const std::string &j);
+  /// Writes the outputs of `count` elements at position `linear` in one
+  /// scope (values they share are computed once), under `guard` if not
+  /// empty; `inputAt`, if given, is the same position as an index of the
+  /// reduction's input, used for outputs of the input's shape instead of
+  /// dividing `linear` again.
+  void emitReductionOutputsAt(const ReductionCode &r, int64_t count,
+                              const std::string &linear,
+                              const std::string &guard,
+                              const Index *inputAt = nullptr);
+  /// Combines `acc` over the lanes `from`, `from / 2`, ..., 1 apart.
+  void emitShuffleCombine(const ReductionCode &r, int from);
+  /// Rows of threads of a warp or of a block (packed or block per row).
+  void emitRowReduction(KernelSource &k, const ReductionCode &r);
+  /// Other reductions: sliced over a block, or a thread per output.
+  void emitColumnReduction(KernelSource &k, const ReductionCode &r);
+  std::vector<std::pair<int64_t, int64_t>> inPlacePairs(int64_t n);
+  LogicalResult checkRowAligned(Operation *reduce, int64_t rows,
+                                bool rowReduction);
+  void emitSignature();
+  void emitHostEntry();
+  bool isLinear(ArrayRef<Value> outs, int64_t n);
+  LogicalResult fail(const Twine &message) {
+    fusion.emitError() << "cannot generate a kernel for this fusion: "
+                       << message;
+    return failure();
+  }
+
+  FusionOp fusion;
+  const TargetInfo &target;
+  const CodegenOptions &options;
+  Block &body;
+  std::string text;
+  llvm::raw_string_ostream code{text};
+  int indent = 0;
+  unsigned counter = 0;
+  std::string indexType = "int";
+  SmallVector<llvm::StringMap<std::string>> memo;
+  llvm::DenseMap<Value, unsigned> valueIds;
+  // Values substituted by a variable (the reduction's result, vector lanes).
+  llvm::DenseMap<Value, std::string> bound;
+  // Vector mode: input argument -> vector variable holding its lanes.
+  llvm::DenseMap<Value, std::string> laneVectors;
+  std::string lane; // The lane variable in vector mode.
+  // Lane mode (emitLaneElementwise): how each input is read, the lane
+  // being emitted, and the innermost index component of the first lane and
+  // of the current one.
+  SmallVector<LaneAccess> laneAccess;
+  int64_t laneWidth = 0, laneNumber = 0;
+  std::string laneFirst, laneComponent;
+  std::string laneFirstPosition; // The first lane's output position.
+  // Bytes per access of each parameter (inputs, then outputs), for
+  // KernelSource::bytesIn16ByteAccesses.
+  std::vector<int64_t> accessBytes;
+  // Linear mode: every index is one component, the element's linear
+  // position ("0" for single-element values).
+  bool linearMode = false;
+  // The kernel's in-place pairs (KernelSource::inPlace).
+  std::vector<std::pair<int64_t, int64_t>> inPlace;
+  bool hadError = false;
+  std::string failure_;
+};
+
+} // namespace fusec::codegen
+
+#endif // FUSEC_LIB_CODEGEN_KERNELEMITTER_H
