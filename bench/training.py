@@ -19,7 +19,10 @@ scaling for f16), and reads the plan (fusec-run --print-plan):
              how many matmuls have f16/bf16 operands (tensor-core eligible)
 
 and prints the low-precision figures as ratios to the f32 step of the same
-run. Nothing is timed (no GPU here) and nothing is asserted.
+run. Then the same figures for the example models of docs/examples as they
+are (the functions themselves, not training steps), and for the training
+step of docs/examples/train.mlir. Nothing is timed (no GPU here) and
+nothing is asserted.
 """
 import argparse
 import math
@@ -29,7 +32,8 @@ import subprocess
 import sys
 import tempfile
 
-DTYPE_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8, "i1": 1}
+DTYPE_BYTES = {"f64": 8, "f32": 4, "f16": 2, "bf16": 2, "i32": 4, "i64": 8,
+               "i1": 1}
 BUFFER = re.compile(r"^\s+#(\d+) \S+: .*?(\w+)\[([0-9x]*|scalar)\]")
 LAUNCH = re.compile(r"^\s+launch \S+ <<<\d+, \d+>>> \(([^)]*)\)$")
 MATMUL = re.compile(r"^\s+matmul #(\d+)(?:\^T)? x #(\d+)(?:\^T)? -> #(\d+)")
@@ -93,6 +97,35 @@ def plan_figures(plan):
             "bytes": total, "matmul_bytes": matmul_bytes}
 
 
+def compile_figures(fusec, fusec_run, model_args, fsx, env):
+    """Compiles to an artifact and reads its plan's figures."""
+    r = subprocess.run([fusec, *model_args, "--emit=exec", "-o", fsx],
+                       capture_output=True, text=True, env=env)
+    if r.returncode:
+        sys.exit(r.stderr)
+    plan = subprocess.run([fusec_run, fsx, "--print-plan"],
+                          capture_output=True, text=True, check=True)
+    return plan_figures(plan.stdout)
+
+
+def print_row(name, fig, base):
+    print(f"{name:10} {fig['launches'] + fig['matmuls']:9d} "
+          f"{fig['matmuls']:8d} {fig['low']:7d} "
+          f"{fig['bytes'] / 1e6:9.3f} {fig['bytes'] / base['bytes']:6.2f} "
+          f"{fig['matmul_bytes'] / 1e6:10.3f} " +
+          (f"{fig['matmul_bytes'] / base['matmul_bytes']:6.2f}"
+           if base['matmul_bytes'] else f"{'-':>6}"))
+
+
+HEADER = (f"{'precision':10} {'launches':>9} {'matmuls':>8} {'low mm':>7} "
+          f"{'MB':>9} {'ratio':>6} {'matmul MB':>10} {'ratio':>6}")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLES = [("docs/examples/mlp.mlir", []),
+            ("docs/examples/classifier.mlir", []),
+            ("docs/examples/layernorm_f64.mlir", []),
+            ("docs/examples/train.mlir", ["--train=loss", "--optimizer=adam"])]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build")
@@ -106,31 +139,28 @@ def main():
     env = dict(os.environ, FUSEC_CACHE_DIR="off")
     print(f"classifier {args.inputs} -> {args.hidden} -> {args.classes}, "
           f"batch {args.batch}, Adam")
-    print(f"{'precision':10} {'launches':>9} {'matmuls':>8} {'low mm':>7} "
-          f"{'MB/step':>9} {'ratio':>6} {'matmul MB':>10} {'ratio':>6}")
+    print(HEADER)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "model.mlir")
         with open(path, "w") as f:
             f.write(model(args.batch, args.inputs, args.hidden, args.classes))
-        base = None
-        for precision in ("off", "f16", "bf16"):
-            fsx = os.path.join(tmp, precision + ".fsx")
-            r = subprocess.run([fusec, path, "--train=loss", "--optimizer=adam",
-                                f"--mixed-precision={precision}",
-                                "--emit=exec", "-o", fsx],
-                               capture_output=True, text=True, env=env)
-            if r.returncode:
-                sys.exit(r.stderr)
-            plan = subprocess.run([fusec_run, fsx, "--print-plan"],
-                                  capture_output=True, text=True, check=True)
-            fig = plan_figures(plan.stdout)
-            base = base or fig
-            name = "f32" if precision == "off" else precision
-            print(f"{name:10} {fig['launches'] + fig['matmuls']:9d} "
-                  f"{fig['matmuls']:8d} {fig['low']:7d} "
-                  f"{fig['bytes'] / 1e6:9.2f} {fig['bytes'] / base['bytes']:6.2f} "
-                  f"{fig['matmul_bytes'] / 1e6:10.2f} "
-                  f"{fig['matmul_bytes'] / base['matmul_bytes']:6.2f}")
+        runs = [(f"{path} --train=loss --optimizer=adam", [path, "--train=loss",
+                                                           "--optimizer=adam"])]
+        runs += [(" ".join([example] + extra),
+                  [os.path.join(ROOT, example)] + extra)
+                 for example, extra in EXAMPLES]
+        for i, (title, model_args) in enumerate(runs):
+            if i:
+                print(f"\n{title}\n{HEADER}")
+            base = None
+            for precision in ("off", "f16", "bf16"):
+                fsx = os.path.join(tmp, f"{i}-{precision}.fsx")
+                fig = compile_figures(
+                    fusec, fusec_run,
+                    model_args + [f"--mixed-precision={precision}"], fsx, env)
+                base = base or fig
+                print_row("f32" if precision == "off" else precision, fig,
+                          base)
 
 
 if __name__ == "__main__":
