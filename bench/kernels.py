@@ -17,7 +17,10 @@ per kernel, then
                     column reductions, which read a row per thread step,
                     do not count), with the goal of 90%;
   all kernels       the same over every kernel, for reference;
-  spills            kernels whose registers spill (goal 0).
+  spills            kernels whose registers spill (goal 0);
+  tiles             the kernels that transpose through shared-memory
+                    tiles (reads along the input's rows, writes along the
+                    output's; "/tiles" after their kind).
 
 Nothing is asserted.
 """
@@ -41,7 +44,8 @@ DEFAULT_MODELS = [
 KERNEL = re.compile(r"^  kernel \d+ (fusec_[0-9a-f]+) \((\w+), ([^)]*)\): "
                     r"(\d+) blocks x (\d+) threads, (\d+) lanes?, (\d+) bytes, "
                     r"([0-9.]+)% in 16-byte accesses( \(the shapes allow "
-                    r"none\))?$")
+                    r"none\))?(, transposed through \d+x\d+ shared-memory "
+                    r"tiles)?$")
 
 
 def pieces(path, work):
@@ -100,6 +104,7 @@ def main():
     eligible = [0, 0]  # bytes, bytes in 16-byte accesses
     overall = [0, 0]
     kernels = spilling = 0
+    tiled = [0, 0]  # kernels, bytes
     seen = set()
     print(f"{'kernel':<44} {'kind':<14} {'launch':>12} {'lanes':>5} "
           f"{'bytes':>10} {'16-byte':>8} {'regs':>5} {'spill':>6}")
@@ -122,7 +127,7 @@ def main():
                     stats = ptxas_stats(args.ptxas, ptx)
                 for m in lines:
                     (name, kind, origin, grid, block, lanes, nbytes, pct,
-                     none) = m.groups()
+                     none, tiles) = m.groups()
                     if name in seen:
                         continue  # Identical kernels are one kernel.
                     seen.add(name)
@@ -133,6 +138,10 @@ def main():
                     if not none:
                         eligible[0] += nbytes
                         eligible[1] += vector
+                    if tiles:
+                        tiled[0] += 1
+                        tiled[1] += nbytes
+                        kind += "/tiles"
                     regs, spill = stats.get(name, (None, None))
                     kernels += 1
                     spilling += bool(spill)
@@ -152,6 +161,8 @@ def main():
     print(f"all kernels: {100 * overall[1] / overall[0]:.1f}% of "
           f"{overall[0]} bytes")
     print(f"spills: {spilling} of {kernels} distinct kernels (goal 0)")
+    print(f"transposes through shared-memory tiles (reads and writes "
+          f"coalesced): {tiled[0]} kernels, {tiled[1]} bytes")
     return 0
 
 

@@ -152,9 +152,32 @@ func.func @attention(%q: {q}, %k: {q}, %v: {q}) -> {q} {{
                 jax=jax_fn, bytes=size * 4 * batch * seq * dim)
 
 
+def transpose(rows=8192, cols=4096):
+    """A transpose of the innermost dimension with a bias: the kernel goes
+    through shared-memory tiles (reads and writes coalesced)."""
+    x, y, b = _t([rows, cols], "f32"), _t([cols, rows], "f32"), _t([rows], "f32")
+    mlir = f"""
+func.func @transpose(%x: {x}, %b: {b}) -> {y} {{
+  %t = fusec.transpose %x, [1, 0] : {x} -> {y}
+  %0 = fusec.add %t, %b : {y}, {b}
+  return %0 : {y}
+}}
+"""
+
+    def torch_fn(x, b):
+        return (x.t() + b).contiguous()
+
+    def jax_fn(x, b):
+        return x.T + b
+
+    return dict(name="transpose+bias", mlir=mlir, entry="transpose",
+                inputs=[("f32", [rows, cols]), ("f32", [rows])],
+                torch=torch_fn, jax=jax_fn, bytes=4 * (2 * rows * cols + rows))
+
+
 def models():
     return [mlp(dtype="f32"), mlp(dtype="f16"), layernorm(), softmax(),
-            attention()]
+            transpose(), attention()]
 
 
 # The f16 training step: a two-layer MLP regression with a mean squared

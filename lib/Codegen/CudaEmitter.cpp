@@ -753,10 +753,12 @@ FailureOr<KernelSource> KernelEmitter::run() {
     k.params.push_back({dtypeOf(v), tensorType(v).getNumElements()});
   accessBytes.assign(k.params.size(), 0);
   pushScope();
-  LogicalResult result =
-      !reductions.empty() ? emitReduction(k, reductions.front())
-      : emitLinearElementwise(k) || emitLaneElementwise(k) ? success()
-                                                           : emitElementwise(k);
+  LogicalResult result = !reductions.empty()
+                             ? emitReduction(k, reductions.front())
+                         : emitLinearElementwise(k) || emitTransposeTiles(k) ||
+                                 emitLaneElementwise(k)
+                             ? success()
+                             : emitElementwise(k);
   if (failed(result))
     return failure();
   if (hadError)

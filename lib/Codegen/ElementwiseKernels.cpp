@@ -348,6 +348,178 @@ bool KernelEmitter::emitLaneElementwise(KernelSource &k) {
   return true;
 }
 
+/// Tiles of 32 x 32 elements, a warp's width along either side: a warp
+/// reads 32 consecutive elements of the transpose's operand (one 128-byte
+/// line of f32) and writes 32 consecutive outputs. Rows of 33 keep the
+/// column reads of the second phase free of shared-memory bank conflicts.
+static constexpr int64_t kTile = 32;
+/// Below this extent on either side a tile is mostly empty: the lane and
+/// grid-stride loops do better.
+static constexpr int64_t kMinTiledExtent = 16;
+
+TransposeOp KernelEmitter::tiledTranspose() {
+  ValueRange outputs = fusion.getYield().getValues();
+  ArrayRef<int64_t> shape = tensorType(outputs.front()).getShape();
+  for (Value v : outputs)
+    if (tensorType(v).getShape() != shape)
+      return {};
+  int64_t rank = int64_t(shape.size());
+  if (rank < 2)
+    return {};
+  TransposeOp best;
+  int64_t bestBytes = 0;
+  for (auto t : body.getOps<TransposeOp>()) {
+    if (tensorType(t.getResult()).getShape() != shape)
+      continue;
+    ArrayRef<int64_t> perm = t.getPermutation();
+    if (perm.back() == rank - 1)
+      continue; // Rows stay rows: the lane loop reads them as vectors.
+    auto *a = llvm::find(perm, rank - 1);
+    if (shape[size_t(a - perm.begin())] < kMinTiledExtent ||
+        shape.back() < kMinTiledExtent)
+      continue;
+    // The second phase reads the transpose at the output's own index: only
+    // elementwise operations of the output's shape may lie between them.
+    bool sameIndex = true;
+    SmallVector<Value> work{t.getResult()};
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    while (!work.empty() && sameIndex) {
+      Value v = work.pop_back_val();
+      for (Operation *user : v.getUsers()) {
+        if (isa<YieldOp>(user) || !seen.insert(user).second)
+          continue;
+        if (!isElementwise(user) ||
+            tensorType(user->getResult(0)).getShape() != shape) {
+          sameIndex = false;
+          break;
+        }
+        work.push_back(user->getResult(0));
+      }
+    }
+    int64_t bytes =
+        countOf(t.getResult()) * int64_t(dtypeSize(dtypeOf(t.getResult())));
+    if (sameIndex && bytes > bestBytes) {
+      best = t;
+      bestBytes = bytes;
+    }
+  }
+  return best;
+}
+
+bool KernelEmitter::emitTransposeTiles(KernelSource &k) {
+  TransposeOp transpose = tiledTranspose();
+  if (!transpose)
+    return false;
+  ValueRange outputs = fusion.getYield().getValues();
+  ArrayRef<int64_t> shape = tensorType(outputs.front()).getShape();
+  size_t rank = shape.size(), last = rank - 1;
+  // Output dimension `across` is the operand's innermost one: the first
+  // phase runs along it, the second along the output's innermost one.
+  size_t across = size_t(llvm::find(transpose.getPermutation(), int64_t(last)) -
+                         transpose.getPermutation().begin());
+  SmallVector<int64_t> batchShape;
+  for (size_t d = 0; d < last; ++d)
+    if (d != across)
+      batchShape.push_back(shape[d]);
+  int64_t tilesAcross = (shape[across] + kTile - 1) / kTile;
+  int64_t tilesAlong = (shape[last] + kTile - 1) / kTile;
+  int64_t batches = 1;
+  for (int64_t e : batchShape)
+    batches *= e;
+  int64_t tiles = batches * tilesAcross * tilesAlong;
+  int64_t n = countOf(outputs.front());
+
+  k.kind = FusionKind::Loop;
+  k.work = n;
+  k.vectorWidth = 1;
+  k.blockSize = target.elementwiseBlock;
+  k.gridSize = target.gridFor(tiles, 1);
+  k.transposeTile = kTile;
+  std::string t = std::to_string(kTile);
+  std::string valueType = computeType(dtypeOf(transpose.getResult()));
+  emitSignature();
+  ++indent;
+  line("__shared__ " + valueType + " tile[" + t + "][" +
+       std::to_string(kTile + 1) + "];");
+  // Every thread of a block takes the same number of turns of the tile
+  // loop, so that all of them reach each __syncthreads().
+  line("for (" + indexType + " tile_t = blockIdx.x; tile_t < " +
+       std::to_string(tiles) + "; tile_t += gridDim.x) {");
+  ++indent;
+  pushScope();
+  line("const " + indexType + " tile_l = (tile_t % " +
+       std::to_string(tilesAlong) + ") * " + t + ";");
+  line("const " + indexType + " tile_a = (tile_t / " +
+       std::to_string(tilesAlong) + " % " + std::to_string(tilesAcross) +
+       ") * " + t + ";");
+  Index batch;
+  if (!batchShape.empty()) {
+    line("const " + indexType + " tile_b = tile_t / " +
+         std::to_string(tilesAlong * tilesAcross) + ";");
+    batch = delinearize("tile_b", batchShape);
+  }
+  // The output index with `a` and `l` as the components of dimensions
+  // `across` and `last`.
+  auto indexAt = [&](const std::string &a, const std::string &l) {
+    Index idx;
+    size_t b = 0;
+    for (size_t d = 0; d < last; ++d)
+      idx.push_back(d == across ? a : batch[b++]);
+    idx.push_back(l);
+    return idx;
+  };
+  // One pass over the tile's elements: consecutive threads take
+  // consecutive elements along the output's rows (`alongOutput`) or along
+  // the transpose operand's rows.
+  auto pass = [&](bool alongOutput,
+                  llvm::function_ref<void(const Index &)> emit) {
+    line("for (int tile_e = threadIdx.x; tile_e < " +
+         std::to_string(kTile * kTile) + "; tile_e += blockDim.x) {");
+    ++indent;
+    std::string fast = "(tile_e % " + t + ")", slow = "(tile_e / " + t + ")";
+    std::string a = fresh("tile_oa"), l = fresh("tile_ol");
+    line("const " + indexType + " " + a + " = tile_a + " +
+         (alongOutput ? slow : fast) + ";");
+    line("const " + indexType + " " + l + " = tile_l + " +
+         (alongOutput ? fast : slow) + ";");
+    line("if (" + a + " < " + std::to_string(shape[across]) + " && " + l +
+         " < " + std::to_string(shape[last]) + ") {");
+    ++indent;
+    pushScope();
+    emit(indexAt(a, l));
+    popScope();
+    --indent;
+    line("}");
+    --indent;
+    line("}");
+  };
+  // Phase 1: the transpose's operand along its rows, into tile[l][a].
+  pass(false, [&](const Index &idx) {
+    std::string v = emitValue(transpose.getResult(), idx);
+    line("tile[tile_e / " + t + "][tile_e % " + t + "] = " + v + ";");
+  });
+  line("__syncthreads();");
+  // Phase 2: the outputs along their rows, the transpose from the tile.
+  pass(true, [&](const Index &idx) {
+    std::string v = fresh("tile_v");
+    line("const " + valueType + " " + v + " = tile[tile_e % " + t +
+         "][tile_e / " + t + "];");
+    bound[transpose.getResult()] = v;
+    for (auto [i, out] : llvm::enumerate(outputs))
+      line("out" + std::to_string(i) + "[" + linearize(idx, shape) +
+           "] = " + storeExpr(dtypeOf(out), emitValue(out, idx)) + ";");
+    bound.erase(transpose.getResult());
+  });
+  // The next tile overwrites this one.
+  line("__syncthreads();");
+  popScope();
+  --indent;
+  line("}");
+  --indent;
+  line("}");
+  return true;
+}
+
 void KernelEmitter::noteVectorAccesses(ArrayRef<Value> outputsWritten) {
   auto note = [&](int64_t param, Value v) {
     if (laneWidth * int64_t(dtypeSize(dtypeOf(v))) == 16)

@@ -322,6 +322,15 @@ private:
   /// Records the parameters a lane loop moves in 16-byte accesses: the
   /// contiguous inputs and `outputsWritten`.
   void noteVectorAccesses(ArrayRef<Value> outputsWritten);
+  /// The transpose of a loop fusion worth staging through shared-memory
+  /// tiles (emitTransposeTiles), or null.
+  TransposeOp tiledTranspose();
+  /// Outputs of one shape computed tile by tile: the operand of a
+  /// transpose that moves the innermost dimension is read along its own
+  /// innermost dimension into a tile of shared memory, the outputs are
+  /// written along theirs, reading the transpose from the tile. Returns
+  /// false (emitting nothing) when no transpose qualifies.
+  bool emitTransposeTiles(KernelSource &k);
   LogicalResult emitReduction(KernelSource &k, Operation *reduce);
   ReductionCode describeReduction(Operation *reduce);
   /// The reduced value from the accumulator `acc`, rounded to the element

@@ -80,15 +80,20 @@ static std::string kernelLines(const CompiledFunction &compiled) {
                          .str()
                    : std::string("-");
     };
-    out += llvm::formatv("  kernel {0} {1} ({2}, {3}): {4} blocks x {5} "
-                         "threads, {6} lane{7}, {8} bytes, {9} in 16-byte "
-                         "accesses{10}\n",
-                         i, k.name, fusionKindName(k.kind),
-                         kernelOrigin(compiled.kernelOrigins[i]), k.gridSize,
-                         k.blockSize, k.vectorWidth,
-                         k.vectorWidth == 1 ? "" : "s", k.bytesMoved,
-                         percent(k.bytesIn16ByteAccesses, k.bytesMoved),
-                         k.shapesAllowVectors ? "" : " (the shapes allow none)")
+    out += llvm::formatv(
+               "  kernel {0} {1} ({2}, {3}): {4} blocks x {5} "
+               "threads, {6} lane{7}, {8} bytes, {9} in 16-byte "
+               "accesses{10}{11}\n",
+               i, k.name, fusionKindName(k.kind),
+               kernelOrigin(compiled.kernelOrigins[i]), k.gridSize, k.blockSize,
+               k.vectorWidth, k.vectorWidth == 1 ? "" : "s", k.bytesMoved,
+               percent(k.bytesIn16ByteAccesses, k.bytesMoved),
+               k.shapesAllowVectors ? "" : " (the shapes allow none)",
+               k.transposeTile ? llvm::formatv(", transposed through {0}x{0} "
+                                               "shared-memory tiles",
+                                               k.transposeTile)
+                                     .str()
+                               : std::string())
                .str();
     bytes = saturatingAdd(bytes, k.bytesMoved);
     vectorBytes = saturatingAdd(vectorBytes, k.bytesIn16ByteAccesses);

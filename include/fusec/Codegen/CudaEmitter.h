@@ -70,6 +70,10 @@ struct KernelSource {
   /// of the output.
   std::vector<std::pair<int64_t, int64_t>> inPlace;
   uint32_t blockSize = 256, gridSize = 1;
+  /// The side of the shared-memory tiles a transposing loop goes through
+  /// (reads coalesced along the input's rows, writes along the output's),
+  /// or 0.
+  int64_t transposeTile = 0;
 
   /// The full translation unit: prelude + body.
   std::string translationUnit() const;

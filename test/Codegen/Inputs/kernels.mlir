@@ -366,3 +366,33 @@ func.func @yielded_twice(%a: tensor<64xf32>, %b: tensor<8x6xf32>) -> (tensor<64x
   }
   return %0#0, %0#1, %0#2, %0#3 : tensor<64xf32>, tensor<64xf32>, tensor<8x6xf32>, tensor<8x6xf32>
 }
+
+// Transposes that move the innermost dimension, through shared-memory tiles
+// (emitTransposeTiles): extents that are not multiples of the 32-element
+// tile; a bias and a second output; f16 with an input read directly; a
+// rotation of three dimensions (the third a batch), i32 with an i1 output;
+// the transposed value computed in the kernel (bf16).
+func.func @transpose_tiles(%x: tensor<67x45xf32>, %b: tensor<67xf32>) -> (tensor<45x67xf32>, tensor<45x67xf32>) {
+  %t = fusec.transpose %x, [1, 0] : tensor<67x45xf32> -> tensor<45x67xf32>
+  %0 = fusec.add %t, %b : tensor<45x67xf32>, tensor<67xf32>
+  %1 = fusec.tanh %0 : tensor<45x67xf32>
+  return %1, %t : tensor<45x67xf32>, tensor<45x67xf32>
+}
+func.func @transpose_tiles_f16(%x: tensor<3x40x33xf16>, %y: tensor<3x33x40xf16>) -> tensor<3x33x40xf16> {
+  %t = fusec.transpose %x, [0, 2, 1] : tensor<3x40x33xf16> -> tensor<3x33x40xf16>
+  %0 = fusec.mul %t, %y : tensor<3x33x40xf16>
+  return %0 : tensor<3x33x40xf16>
+}
+func.func @transpose_tiles_rotate(%x: tensor<36x20x24xi32>, %y: tensor<20x24x36xi32>) -> (tensor<20x24x36xi32>, tensor<20x24x36xi1>) {
+  %t = fusec.transpose %x, [1, 2, 0] : tensor<36x20x24xi32> -> tensor<20x24x36xi32>
+  %0 = fusec.sub %t, %y : tensor<20x24x36xi32>
+  %1 = fusec.compare gt, %t, %y : tensor<20x24x36xi32>, tensor<20x24x36xi32>
+  return %0, %1 : tensor<20x24x36xi32>, tensor<20x24x36xi1>
+}
+func.func @transpose_tiles_computed(%x: tensor<48x64xbf16>, %s: tensor<bf16>) -> tensor<64x48xbf16> {
+  %e = fusec.exp %x : tensor<48x64xbf16>
+  %m = fusec.mul %e, %s : tensor<48x64xbf16>, tensor<bf16>
+  %t = fusec.transpose %m, [1, 0] : tensor<48x64xbf16> -> tensor<64x48xbf16>
+  %n = fusec.neg %t : tensor<64x48xbf16>
+  return %n : tensor<64x48xbf16>
+}
