@@ -16,6 +16,26 @@ using namespace mlir;
 using namespace fusec;
 using namespace fusec::codegen;
 
+/// Elements per thread of a vector loop over streams of elements of
+/// `narrowest` to `widest` bytes whose rows have `extent` elements: 16 bytes
+/// of the narrowest element, so that every stream moves whole 16-byte
+/// accesses (an f32 -> f16 cast: 8 lanes, the f32 side in two), as long as
+/// the widest moves at most 32 bytes per thread; 16 bytes of the widest
+/// when `extent` is no multiple of that. (Widths are powers of two: the
+/// first divides `extent` only if the second does.)
+static int64_t vectorWidth(size_t widest, size_t narrowest, int64_t extent) {
+  int64_t uniform = std::max<int64_t>(1, 16 / int64_t(widest));
+  int64_t mixed = std::max<int64_t>(
+      uniform, std::min(16 / int64_t(narrowest), 32 / int64_t(widest)));
+  return extent % mixed == 0 ? mixed : uniform;
+}
+
+/// Whether a vector of `width` elements of `bytes` each moves in whole
+/// 16-byte accesses.
+static bool in16ByteAccesses(int64_t width, size_t bytes) {
+  return width > 1 && (width * int64_t(bytes)) % 16 == 0;
+}
+
 /// Every value `outs` depend on is read at the element's own linear
 /// position (of `n`) or is a single element: their loop can work on linear
 /// positions (and vectors).
@@ -160,24 +180,25 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k,
   for (BlockArgument arg : body.getArguments())
     if (needed.contains(arg) && countOf(arg) == n)
       streams.push_back(arg);
-  // 16 bytes per access for the widest element involved.
-  size_t widest = 1;
-  for (BlockArgument arg : streams)
-    widest = std::max(widest, dtypeSize(dtypeOf(arg)));
-  for (Value v : outs)
+  size_t widest = 1, narrowest = 16;
+  auto note = [&](Value v) {
     widest = std::max(widest, dtypeSize(dtypeOf(v)));
-  int64_t vec = std::max<int64_t>(1, 16 / int64_t(widest));
+    narrowest = std::min(narrowest, dtypeSize(dtypeOf(v)));
+  };
+  for (BlockArgument arg : streams)
+    note(arg);
+  for (Value v : outs)
+    note(v);
+  int64_t vec = vectorWidth(widest, std::min(narrowest, widest), n);
   k.shapesAllowVectors &= n % vec == 0;
   if (n < vec * 4)
     vec = 1; // Tiny loops: not worth a vector loop.
-  if (vec > 1) {
-    for (BlockArgument arg : streams)
-      if (vec * int64_t(dtypeSize(dtypeOf(arg))) == 16)
-        accessBytes[arg.getArgNumber()] = 16;
-    for (unsigned i : numbers)
-      if (vec * int64_t(dtypeSize(dtypeOf(outputs[i]))) == 16)
-        accessBytes[body.getNumArguments() + i] = 16;
-  }
+  for (BlockArgument arg : streams)
+    if (in16ByteAccesses(vec, dtypeSize(dtypeOf(arg))))
+      accessBytes[arg.getArgNumber()] = 16;
+  for (unsigned i : numbers)
+    if (in16ByteAccesses(vec, dtypeSize(dtypeOf(outputs[i]))))
+      accessBytes[body.getNumArguments() + i] = 16;
 
   std::string count = std::to_string(n);
   auto storeOutputs = [&](const Index &idx, StringRef at) {
@@ -247,16 +268,20 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k,
   return vec;
 }
 
-int64_t KernelEmitter::laneWidthFor(ArrayRef<Value> streams) {
-  size_t widest = 1;
-  for (Value v : streams)
+int64_t KernelEmitter::laneWidthFor(ArrayRef<Value> streams, int64_t extent) {
+  size_t widest = 1, narrowest = 16;
+  auto note = [&](Value v) {
     widest = std::max(widest, dtypeSize(dtypeOf(v)));
+    narrowest = std::min(narrowest, dtypeSize(dtypeOf(v)));
+  };
+  for (Value v : streams)
+    note(v);
   // (Inputs broadcast along the innermost dimension are read once per
   // thread, not as vectors.)
   for (BlockArgument arg : body.getArguments())
     if (countOf(arg) > 1 && tensorType(arg).getShape().back() > 1)
-      widest = std::max(widest, dtypeSize(dtypeOf(arg)));
-  return std::max<int64_t>(1, 16 / int64_t(widest));
+      note(arg);
+  return vectorWidth(widest, std::min(narrowest, widest), extent);
 }
 
 void KernelEmitter::emitLanes(const Index &first,
@@ -284,8 +309,8 @@ bool KernelEmitter::emitLaneElementwise(KernelSource &k) {
   if (shape.empty())
     return false;
   SmallVector<Value> roots(outputs.begin(), outputs.end());
-  int64_t width = laneWidthFor(roots);
   int64_t n = countOf(outputs.front()), row = shape.back();
+  int64_t width = laneWidthFor(roots, row);
   k.shapesAllowVectors = row % width == 0;
   if (width == 1 || row % width != 0 || n < width * 4)
     return false;
@@ -522,7 +547,7 @@ bool KernelEmitter::emitTransposeTiles(KernelSource &k) {
 
 void KernelEmitter::noteVectorAccesses(ArrayRef<Value> outputsWritten) {
   auto note = [&](int64_t param, Value v) {
-    if (laneWidth * int64_t(dtypeSize(dtypeOf(v))) == 16)
+    if (in16ByteAccesses(laneWidth, dtypeSize(dtypeOf(v))))
       accessBytes[size_t(param)] = 16;
   };
   for (BlockArgument arg : body.getArguments())

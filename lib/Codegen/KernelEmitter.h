@@ -311,10 +311,10 @@ private:
   /// row, loading the inputs LaneAccess finds contiguous as vectors.
   /// Returns false (emitting nothing) when that does not pay.
   bool emitLaneElementwise(KernelSource &k);
-  /// The vector width (16 bytes of the widest element) of a lane loop over
-  /// `streams` and the fusion's inputs whose rows have more than one
-  /// element.
-  int64_t laneWidthFor(ArrayRef<Value> streams);
+  /// The vector width of a lane loop over `streams` and the fusion's
+  /// inputs whose rows have more than one element, for rows of `extent`
+  /// elements (vectorWidth in ElementwiseKernels.cpp).
+  int64_t laneWidthFor(ArrayRef<Value> streams, int64_t extent);
   /// Emits `emit` for each lane of a thread, the first at index `first`,
   /// the others one further in the innermost dimension (laneComponent).
   void emitLanes(const Index &first,

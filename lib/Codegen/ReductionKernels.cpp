@@ -243,8 +243,9 @@ void KernelEmitter::emitRowReduction(KernelSource &k, const ReductionCode &r) {
     if (countOf(v) == elements && elements != rows)
       elementOutputs.push_back(v);
   SmallVector<LaneAccess> access;
-  int64_t width = laneWidthFor(elementOutputs);
   int64_t rank = int64_t(inShape.size());
+  int64_t width =
+      laneWidthFor(elementOutputs, rank > 0 ? inShape.back() : int64_t(1));
   k.shapesAllowVectors = rank > 0 && llvm::is_contained(r.axes, rank - 1) &&
                          inShape.back() % width == 0;
   if (width > 1 && k.shapesAllowVectors &&
