@@ -15,8 +15,11 @@ code generation test models and the optimizer's model tests) it prints
             on-disk cache (lookups, no NVRTC), and the whole fusec process
             for reference
 
-then the medians over the functions with their ratio to the goals: <= 50 ms
-per kernel cold, <= 2 ms per model warm. Nothing is asserted.
+then the medians over the functions with their ratio to the goals: <= 30 ms
+per kernel cold (the performance issue's goal), <= 2 ms per model warm.
+Nothing is asserted. (An NVRTC program costs about 20 ms before its first
+kernel, half in the front end and half in ptxas making the CUBIN, so a
+function of one or two kernels cannot reach 30 ms per kernel cold.)
 """
 import argparse
 import os
@@ -109,7 +112,7 @@ def main():
         med = statistics.median(cold)
         print(f"\ncold NVRTC per kernel: median {med:.1f} ms over {len(cold)} "
               f"functions (min {min(cold):.1f}, max {max(cold):.1f}); "
-              f"ratio to the 50 ms goal {med / 50:.2f}")
+              f"ratio to the 30 ms goal {med / 30:.2f}")
     if warm:
         med = statistics.median(warm)
         print(f"warm cache per model (PTX stage): median {med:.2f} ms, max "
