@@ -17,6 +17,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -70,6 +71,13 @@ int64_t fusec::countKernels(Block &block) {
 
 int64_t fusec::prepareForFusion(Block &block, const FusionOptions &options) {
   int64_t added = 0;
+  // What nothing reads needs no kernel (and a matmul step needs a user: its
+  // result or its epilogue's): erased, readers before their producers, as
+  // dead-code elimination would. The pipeline's folding and CSE leave none;
+  // an embedder's pipeline may not run them.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
   FusionClassifier classify;
   OpBuilder builder(block.getParentOp()->getContext());
   // split -> slices.
