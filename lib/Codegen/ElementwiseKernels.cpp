@@ -268,7 +268,8 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k,
   return vec;
 }
 
-int64_t KernelEmitter::laneWidthFor(ArrayRef<Value> streams, int64_t extent) {
+SmallVector<int64_t, 2> KernelEmitter::laneWidthsFor(ArrayRef<Value> streams,
+                                                     int64_t extent) {
   size_t widest = 1, narrowest = 16;
   auto note = [&](Value v) {
     widest = std::max(widest, dtypeSize(dtypeOf(v)));
@@ -281,7 +282,21 @@ int64_t KernelEmitter::laneWidthFor(ArrayRef<Value> streams, int64_t extent) {
   for (BlockArgument arg : body.getArguments())
     if (countOf(arg) > 1 && tensorType(arg).getShape().back() > 1)
       note(arg);
-  return vectorWidth(widest, std::min(narrowest, widest), extent);
+  narrowest = std::min(narrowest, widest);
+  int64_t uniform = std::max<int64_t>(1, 16 / int64_t(widest));
+  SmallVector<int64_t, 2> widths;
+  for (int64_t w : {vectorWidth(widest, narrowest, extent), uniform})
+    if (w > 1 && extent % w == 0 && !llvm::is_contained(widths, w))
+      widths.push_back(w);
+  return widths;
+}
+
+int64_t KernelEmitter::contiguousBytes(ArrayRef<LaneAccess> access) {
+  int64_t bytes = 0;
+  for (BlockArgument arg : body.getArguments())
+    if (access[arg.getArgNumber()] == LaneAccess::Contiguous)
+      bytes += countOf(arg) * int64_t(dtypeSize(dtypeOf(arg)));
+  return bytes;
 }
 
 void KernelEmitter::emitLanes(const Index &first,
@@ -310,23 +325,34 @@ bool KernelEmitter::emitLaneElementwise(KernelSource &k) {
     return false;
   SmallVector<Value> roots(outputs.begin(), outputs.end());
   int64_t n = countOf(outputs.front()), row = shape.back();
-  int64_t width = laneWidthFor(roots, row);
-  k.shapesAllowVectors = row % width == 0;
-  if (width == 1 || row % width != 0 || n < width * 4)
+  // The widths the rows allow, the widest first; a slice or split piece
+  // aligned to 4 lanes but not to 8 reads contiguously only at the
+  // narrower: the width whose contiguous inputs move the most bytes wins.
+  SmallVector<int64_t, 2> widths = laneWidthsFor(roots, row);
+  k.shapesAllowVectors = !widths.empty();
+  int64_t width = 0, best = -1;
+  SmallVector<LaneAccess> access;
+  for (int64_t w : widths) {
+    if (n < w * 4)
+      continue;
+    SmallVector<LaneAccess> a = analyzeLaneAccess(fusion, w, roots);
+    int64_t bytes = contiguousBytes(a);
+    if (bytes > best) {
+      width = w;
+      best = bytes;
+      access = std::move(a);
+    }
+  }
+  if (!width)
     return false;
-  SmallVector<LaneAccess> access = analyzeLaneAccess(fusion, width, roots);
   // Worth it when the vector streams (the outputs and the contiguous
   // inputs) move more bytes than the inputs read lane by lane.
-  int64_t vectorBytes = 0, scatteredBytes = 0;
+  int64_t vectorBytes = best, scatteredBytes = 0;
   for (Value v : outputs)
     vectorBytes += n * int64_t(dtypeSize(dtypeOf(v)));
-  for (BlockArgument arg : body.getArguments()) {
-    int64_t bytes = countOf(arg) * int64_t(dtypeSize(dtypeOf(arg)));
-    if (access[arg.getArgNumber()] == LaneAccess::Contiguous)
-      vectorBytes += bytes;
-    else if (access[arg.getArgNumber()] == LaneAccess::Scattered)
-      scatteredBytes += bytes;
-  }
+  for (BlockArgument arg : body.getArguments())
+    if (access[arg.getArgNumber()] == LaneAccess::Scattered)
+      scatteredBytes += countOf(arg) * int64_t(dtypeSize(dtypeOf(arg)));
   if (scatteredBytes >= vectorBytes)
     return false;
 

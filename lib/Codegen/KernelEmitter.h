@@ -311,10 +311,15 @@ private:
   /// row, loading the inputs LaneAccess finds contiguous as vectors.
   /// Returns false (emitting nothing) when that does not pay.
   bool emitLaneElementwise(KernelSource &k);
-  /// The vector width of a lane loop over `streams` and the fusion's
-  /// inputs whose rows have more than one element, for rows of `extent`
-  /// elements (vectorWidth in ElementwiseKernels.cpp).
-  int64_t laneWidthFor(ArrayRef<Value> streams, int64_t extent);
+  /// The vector widths of a lane loop over `streams` and the fusion's
+  /// inputs whose rows have more than one element that divide rows of
+  /// `extent` elements, the widest first (vectorWidth in
+  /// ElementwiseKernels.cpp, then 16 bytes of the widest element); none
+  /// when the rows allow no vectors.
+  SmallVector<int64_t, 2> laneWidthsFor(ArrayRef<Value> streams,
+                                        int64_t extent);
+  /// The bytes of the inputs `access` reads contiguously.
+  int64_t contiguousBytes(ArrayRef<LaneAccess> access);
   /// Emits `emit` for each lane of a thread, the first at index `first`,
   /// the others one further in the innermost dimension (laneComponent).
   void emitLanes(const Index &first,

@@ -244,20 +244,28 @@ void KernelEmitter::emitRowReduction(KernelSource &k, const ReductionCode &r) {
       elementOutputs.push_back(v);
   SmallVector<LaneAccess> access;
   int64_t rank = int64_t(inShape.size());
-  int64_t width =
-      laneWidthFor(elementOutputs, rank > 0 ? inShape.back() : int64_t(1));
-  k.shapesAllowVectors = rank > 0 && llvm::is_contained(r.axes, rank - 1) &&
-                         inShape.back() % width == 0;
-  if (width > 1 && k.shapesAllowVectors &&
-      llvm::all_of(elementOutputs, [&](Value v) {
+  SmallVector<int64_t, 2> widths =
+      laneWidthsFor(elementOutputs, rank > 0 ? inShape.back() : int64_t(1));
+  k.shapesAllowVectors =
+      rank > 0 && llvm::is_contained(r.axes, rank - 1) && !widths.empty();
+  int64_t width = 1;
+  if (k.shapesAllowVectors && llvm::all_of(elementOutputs, [&](Value v) {
         return tensorType(v).getShape() == inShape;
       })) {
     SmallVector<Value> roots(elementOutputs);
     roots.push_back(r.input);
-    access = analyzeLaneAccess(fusion, width, roots, r.op);
-    if (llvm::none_of(access,
-                      [](LaneAccess a) { return a == LaneAccess::Contiguous; }))
-      access.clear();
+    // The width whose contiguous inputs move the most bytes (the widest
+    // on a tie); none when no input is contiguous at any.
+    int64_t best = 0;
+    for (int64_t w : widths) {
+      SmallVector<LaneAccess> a = analyzeLaneAccess(fusion, w, roots, r.op);
+      int64_t bytes = contiguousBytes(a);
+      if (bytes > best) {
+        width = w;
+        best = bytes;
+        access = std::move(a);
+      }
+    }
   }
   bool lanes = !access.empty();
   if (!lanes)

@@ -396,3 +396,19 @@ func.func @transpose_tiles_computed(%x: tensor<48x64xbf16>, %s: tensor<bf16>) ->
   %n = fusec.neg %t : tensor<64x48xbf16>
   return %n : tensor<64x48xbf16>
 }
+
+// Lane widths (lane-widths.test): an f32 -> f16 cast takes 8 lanes (16 bytes
+// of f16, the f32 side in two 16-byte accesses); read through a slice that
+// starts 4 elements into a row it takes 4 (the slice is contiguous at 4
+// lanes, not at 8).
+func.func @lanes_cast_wide(%a: tensor<16x40xf32>, %b: tensor<40xf16>) -> tensor<16x40xf16> {
+  %c = fusec.cast %a : tensor<16x40xf32> to tensor<16x40xf16>
+  %0 = fusec.add %c, %b : tensor<16x40xf16>, tensor<40xf16>
+  return %0 : tensor<16x40xf16>
+}
+func.func @lanes_cast_slice(%a: tensor<16x44xf32>, %b: tensor<16x40xf16>) -> tensor<16x40xf16> {
+  %s = fusec.slice %a [0, 4] [16, 40] [1, 1] : tensor<16x44xf32> -> tensor<16x40xf32>
+  %c = fusec.cast %s : tensor<16x40xf32> to tensor<16x40xf16>
+  %0 = fusec.add %c, %b : tensor<16x40xf16>, tensor<16x40xf16>
+  return %0 : tensor<16x40xf16>
+}
