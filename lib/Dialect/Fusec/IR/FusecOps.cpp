@@ -817,15 +817,30 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   // itself when it returns to x's type (f16 -> f32 -> f16).
   if (auto inner = getInput().getDefiningOp<CastOp>()) {
     Value x = inner.getInput();
-    if (isLosslessConversion(getElementTypeOrSelf(x.getType()),
-                             getElementTypeOrSelf(inner.getType()))) {
-      if (x.getType() == getType())
-        return x;
-      getInputMutable().assign(x);
-      return getResult();
-    }
+    if (x.getType() == getType() &&
+        isLosslessConversion(getElementTypeOrSelf(x.getType()),
+                             getElementTypeOrSelf(inner.getType())))
+      return x;
   }
   return foldSingle(*this, adaptor.getOperands());
+}
+
+// The chains below (a cast of a cast, a reshape of a reshape, ...) become
+// one operation of the inner one's input through canonicalization patterns
+// rather than in-place folds: replacing the outer operation makes the
+// greedy driver revisit the inner one, erased in the same sweep when
+// nothing else reads it, where an in-place fold left it for another sweep
+// over the whole function (a sweep is most of the folding pass's time on a
+// large graph: bench/scaling.py).
+
+LogicalResult CastOp::canonicalize(CastOp op, PatternRewriter &rewriter) {
+  auto inner = op.getInput().getDefiningOp<CastOp>();
+  if (!inner ||
+      !isLosslessConversion(getElementTypeOrSelf(inner.getInput().getType()),
+                            getElementTypeOrSelf(inner.getType())))
+    return failure();
+  rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), inner.getInput());
+  return success();
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
@@ -834,12 +849,16 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
     if (dense.isSplat() || dense.getNumElements() <= kMaxFoldElements)
       return dense.reshape(getType());
-  // reshape(reshape(x)) -> reshape(x)
-  if (auto inner = getInput().getDefiningOp<ReshapeOp>()) {
-    getInputMutable().assign(inner.getInput());
-    return getResult();
-  }
   return {};
+}
+
+/// reshape(reshape(x)) -> reshape(x).
+LogicalResult ReshapeOp::canonicalize(ReshapeOp op, PatternRewriter &rewriter) {
+  auto inner = op.getInput().getDefiningOp<ReshapeOp>();
+  if (!inner)
+    return failure();
+  rewriter.replaceOpWithNewOp<ReshapeOp>(op, op.getType(), inner.getInput());
+  return success();
 }
 
 OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
@@ -855,7 +874,8 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
     if (dense.isSplat())
       return dense.resizeSplat(getType());
-  // transpose(transpose(x, p), q) -> transpose(x, p o q)
+  // transpose(transpose(x, p), q) is x when p o q is the identity (else
+  // canonicalize composes them).
   if (auto inner = getInput().getDefiningOp<TransposeOp>()) {
     ArrayRef<int64_t> innerPerm = inner.getPermutation();
     SmallVector<int64_t> composed;
@@ -863,14 +883,25 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
       composed.push_back(innerPerm[p]);
     if (isIdentity(composed) && inner.getInput().getType() == getType())
       return inner.getInput();
-    getInputMutable().assign(inner.getInput());
-    setPermutation(composed);
-    return getResult();
   }
   // A constant only this transpose reads (a weight in another layout) is
   // transposed once here, whatever its size.
   return foldSingle(*this, adaptor.getOperands(),
                     /*unlimited=*/getInput().hasOneUse());
+}
+
+/// transpose(transpose(x, p), q) -> transpose(x, p o q).
+LogicalResult TransposeOp::canonicalize(TransposeOp op,
+                                        PatternRewriter &rewriter) {
+  auto inner = op.getInput().getDefiningOp<TransposeOp>();
+  if (!inner)
+    return failure();
+  ArrayRef<int64_t> innerPerm = inner.getPermutation();
+  SmallVector<int64_t> composed;
+  for (int64_t p : op.getPermutation())
+    composed.push_back(innerPerm[size_t(p)]);
+  rewriter.replaceOpWithNewOp<TransposeOp>(op, inner.getInput(), composed);
+  return success();
 }
 
 OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
@@ -879,12 +910,18 @@ OpFoldResult BroadcastToOp::fold(FoldAdaptor adaptor) {
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
     if (dense.isSplat())
       return dense.resizeSplat(getType());
-  // Broadcasting is transitive.
-  if (auto inner = getInput().getDefiningOp<BroadcastToOp>()) {
-    getInputMutable().assign(inner.getInput());
-    return getResult();
-  }
   return foldSingle(*this, adaptor.getOperands());
+}
+
+/// Broadcasting is transitive.
+LogicalResult BroadcastToOp::canonicalize(BroadcastToOp op,
+                                          PatternRewriter &rewriter) {
+  auto inner = op.getInput().getDefiningOp<BroadcastToOp>();
+  if (!inner)
+    return failure();
+  rewriter.replaceOpWithNewOp<BroadcastToOp>(op, op.getType(),
+                                             inner.getInput());
+  return success();
 }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
@@ -923,28 +960,29 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
   if (auto dense = dyn_cast_or_null<DenseElementsAttr>(adaptor.getInput()))
     if (dense.isSplat())
       return dense.resizeSplat(getType());
-  // slice(slice(x)) -> slice(x): composed start and stride.
-  if (auto inner = getInput().getDefiningOp<SliceOp>()) {
-    SmallVector<int64_t> start, stride;
-    bool overflow = false;
-    for (auto [s1, st1, s2, st2, size] :
-         llvm::zip(inner.getStart(), inner.getStride(), getStart(), getStride(),
-                   getSize())) {
-      int64_t offset = 0, step = 1;
-      overflow |= __builtin_mul_overflow(s2, st1, &offset) ||
-                  __builtin_add_overflow(s1, offset, &offset) ||
-                  __builtin_mul_overflow(st1, st2, &step);
-      start.push_back(offset);
-      stride.push_back(size <= 1 ? 1 : step); // Unused for size <= 1.
-    }
-    if (!overflow) {
-      getInputMutable().assign(inner.getInput());
-      setStart(start);
-      setStride(stride);
-      return getResult();
-    }
-  }
   return foldSingle(*this, adaptor.getOperands());
+}
+
+/// slice(slice(x)) -> slice(x): composed start and stride.
+LogicalResult SliceOp::canonicalize(SliceOp op, PatternRewriter &rewriter) {
+  auto inner = op.getInput().getDefiningOp<SliceOp>();
+  if (!inner)
+    return failure();
+  SmallVector<int64_t> start, stride;
+  for (auto [s1, st1, s2, st2, size] :
+       llvm::zip(inner.getStart(), inner.getStride(), op.getStart(),
+                 op.getStride(), op.getSize())) {
+    int64_t offset = 0, step = 1;
+    if (__builtin_mul_overflow(s2, st1, &offset) ||
+        __builtin_add_overflow(s1, offset, &offset) ||
+        __builtin_mul_overflow(st1, st2, &step))
+      return failure();
+    start.push_back(offset);
+    stride.push_back(size <= 1 ? 1 : step); // Unused for size <= 1.
+  }
+  rewriter.replaceOpWithNewOp<SliceOp>(op, op.getType(), inner.getInput(),
+                                       start, op.getSize(), stride);
+  return success();
 }
 
 /// A reduction whose result type equals its input type reduces nothing but

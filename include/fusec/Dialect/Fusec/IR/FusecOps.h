@@ -26,6 +26,11 @@ mlir::IntegerAttr getFusionKindAttr(mlir::MLIRContext *context,
                                     FusionKind kind);
 } // namespace fusec
 
+namespace mlir {
+class PatternRewriter;
+class RewritePatternSet;
+} // namespace mlir
+
 #define GET_OP_CLASSES
 #include "fusec/Dialect/Fusec/IR/FusecOps.h.inc"
 

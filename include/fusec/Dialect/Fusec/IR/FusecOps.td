@@ -387,6 +387,7 @@ def Fusec_CastOp : Fusec_Op<"cast",
   let results = (outs Fusec_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
   let hasVerifier = 1;
 }
 
@@ -409,6 +410,7 @@ def Fusec_ReshapeOp : Fusec_Op<"reshape",
   let results = (outs Fusec_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
   let hasVerifier = 1;
 }
 
@@ -430,6 +432,7 @@ def Fusec_TransposeOp : Fusec_Op<"transpose",
     $input `,` $permutation attr-dict `:` type($input) `->` type($result)
   }];
   let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
 }
 
 def Fusec_BroadcastToOp : Fusec_Op<"broadcast_to",
@@ -448,6 +451,7 @@ def Fusec_BroadcastToOp : Fusec_Op<"broadcast_to",
   let results = (outs Fusec_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
   let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
   let hasVerifier = 1;
 }
 
@@ -515,6 +519,7 @@ def Fusec_SliceOp : Fusec_Op<"slice",
     $input $start $size $stride attr-dict `:` type($input) `->` type($result)
   }];
   let hasFolder = 1;
+  let hasCanonicalizeMethod = 1;
 }
 
 def Fusec_GatherOp : Fusec_Op<"gather",
