@@ -30,6 +30,21 @@ static int64_t vectorWidth(size_t widest, size_t narrowest, int64_t extent) {
   return extent % mixed == 0 ? mixed : uniform;
 }
 
+namespace {
+/// The sizes of the widest and narrowest elements of the values noted.
+struct ElementSizes {
+  size_t widest = 1, narrowest = 16;
+  void note(Value v) {
+    widest = std::max(widest, dtypeSize(dtypeOf(v)));
+    narrowest = std::min(narrowest, dtypeSize(dtypeOf(v)));
+  }
+  /// vectorWidth for these sizes.
+  int64_t width(int64_t extent) const {
+    return vectorWidth(widest, std::min(narrowest, widest), extent);
+  }
+};
+} // namespace
+
 /// Whether a vector of `width` elements of `bytes` each moves in whole
 /// 16-byte accesses.
 static bool in16ByteAccesses(int64_t width, size_t bytes) {
@@ -180,16 +195,12 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k,
   for (BlockArgument arg : body.getArguments())
     if (needed.contains(arg) && countOf(arg) == n)
       streams.push_back(arg);
-  size_t widest = 1, narrowest = 16;
-  auto note = [&](Value v) {
-    widest = std::max(widest, dtypeSize(dtypeOf(v)));
-    narrowest = std::min(narrowest, dtypeSize(dtypeOf(v)));
-  };
+  ElementSizes sizes;
   for (BlockArgument arg : streams)
-    note(arg);
+    sizes.note(arg);
   for (Value v : outs)
-    note(v);
-  int64_t vec = vectorWidth(widest, std::min(narrowest, widest), n);
+    sizes.note(v);
+  int64_t vec = sizes.width(n);
   k.shapesAllowVectors &= n % vec == 0;
   if (n < vec * 4)
     vec = 1; // Tiny loops: not worth a vector loop.
@@ -270,22 +281,17 @@ int64_t KernelEmitter::emitLinearLoop(KernelSource &k,
 
 SmallVector<int64_t, 2> KernelEmitter::laneWidthsFor(ArrayRef<Value> streams,
                                                      int64_t extent) {
-  size_t widest = 1, narrowest = 16;
-  auto note = [&](Value v) {
-    widest = std::max(widest, dtypeSize(dtypeOf(v)));
-    narrowest = std::min(narrowest, dtypeSize(dtypeOf(v)));
-  };
+  ElementSizes sizes;
   for (Value v : streams)
-    note(v);
+    sizes.note(v);
   // (Inputs broadcast along the innermost dimension are read once per
   // thread, not as vectors.)
   for (BlockArgument arg : body.getArguments())
     if (countOf(arg) > 1 && tensorType(arg).getShape().back() > 1)
-      note(arg);
-  narrowest = std::min(narrowest, widest);
-  int64_t uniform = std::max<int64_t>(1, 16 / int64_t(widest));
+      sizes.note(arg);
+  int64_t uniform = std::max<int64_t>(1, 16 / int64_t(sizes.widest));
   SmallVector<int64_t, 2> widths;
-  for (int64_t w : {vectorWidth(widest, narrowest, extent), uniform})
+  for (int64_t w : {sizes.width(extent), uniform})
     if (w > 1 && extent % w == 0 && !llvm::is_contained(widths, w))
       widths.push_back(w);
   return widths;
@@ -297,6 +303,20 @@ int64_t KernelEmitter::contiguousBytes(ArrayRef<LaneAccess> access) {
     if (access[arg.getArgNumber()] == LaneAccess::Contiguous)
       bytes += countOf(arg) * int64_t(dtypeSize(dtypeOf(arg)));
   return bytes;
+}
+
+KernelEmitter::LaneChoice
+KernelEmitter::chooseLaneWidth(ArrayRef<int64_t> widths, ArrayRef<Value> roots,
+                               Operation *reduce) {
+  LaneChoice best;
+  for (int64_t w : widths) {
+    SmallVector<LaneAccess> access =
+        analyzeLaneAccess(fusion, w, roots, reduce);
+    int64_t bytes = contiguousBytes(access);
+    if (!best.width || bytes > best.contiguousBytes)
+      best = {w, bytes, std::move(access)};
+  }
+  return best;
 }
 
 void KernelEmitter::emitLanes(const Index &first,
@@ -330,24 +350,15 @@ bool KernelEmitter::emitLaneElementwise(KernelSource &k) {
   // narrower: the width whose contiguous inputs move the most bytes wins.
   SmallVector<int64_t, 2> widths = laneWidthsFor(roots, row);
   k.shapesAllowVectors = !widths.empty();
-  int64_t width = 0, best = -1;
-  SmallVector<LaneAccess> access;
-  for (int64_t w : widths) {
-    if (n < w * 4)
-      continue;
-    SmallVector<LaneAccess> a = analyzeLaneAccess(fusion, w, roots);
-    int64_t bytes = contiguousBytes(a);
-    if (bytes > best) {
-      width = w;
-      best = bytes;
-      access = std::move(a);
-    }
-  }
-  if (!width)
+  llvm::erase_if(widths, [&](int64_t w) { return n < w * 4; });
+  LaneChoice choice = chooseLaneWidth(widths, roots);
+  if (!choice.width)
     return false;
+  int64_t width = choice.width;
+  SmallVector<LaneAccess> access = std::move(choice.access);
   // Worth it when the vector streams (the outputs and the contiguous
   // inputs) move more bytes than the inputs read lane by lane.
-  int64_t vectorBytes = best, scatteredBytes = 0;
+  int64_t vectorBytes = choice.contiguousBytes, scatteredBytes = 0;
   for (Value v : outputs)
     vectorBytes += n * int64_t(dtypeSize(dtypeOf(v)));
   for (BlockArgument arg : body.getArguments())

@@ -320,6 +320,16 @@ private:
                                         int64_t extent);
   /// The bytes of the inputs `access` reads contiguously.
   int64_t contiguousBytes(ArrayRef<LaneAccess> access);
+  struct LaneChoice {
+    int64_t width = 0, contiguousBytes = 0;
+    SmallVector<LaneAccess> access;
+  };
+  /// Of `widths` (the widest first), the one whose contiguous inputs move
+  /// the most bytes, the widest on a tie, with its access analysis
+  /// (analyzeLaneAccess of `roots`, `reduce`); width 0 when `widths` is
+  /// empty.
+  LaneChoice chooseLaneWidth(ArrayRef<int64_t> widths, ArrayRef<Value> roots,
+                             Operation *reduce = nullptr);
   /// Emits `emit` for each lane of a thread, the first at index `first`,
   /// the others one further in the innermost dimension (laneComponent).
   void emitLanes(const Index &first,

@@ -254,17 +254,11 @@ void KernelEmitter::emitRowReduction(KernelSource &k, const ReductionCode &r) {
       })) {
     SmallVector<Value> roots(elementOutputs);
     roots.push_back(r.input);
-    // The width whose contiguous inputs move the most bytes (the widest
-    // on a tie); none when no input is contiguous at any.
-    int64_t best = 0;
-    for (int64_t w : widths) {
-      SmallVector<LaneAccess> a = analyzeLaneAccess(fusion, w, roots, r.op);
-      int64_t bytes = contiguousBytes(a);
-      if (bytes > best) {
-        width = w;
-        best = bytes;
-        access = std::move(a);
-      }
+    // Lanes only when some input is read contiguously.
+    LaneChoice choice = chooseLaneWidth(widths, roots, r.op);
+    if (choice.contiguousBytes > 0) {
+      width = choice.width;
+      access = std::move(choice.access);
     }
   }
   bool lanes = !access.empty();
