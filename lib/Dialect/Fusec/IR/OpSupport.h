@@ -1,7 +1,8 @@
 //===- OpSupport.h - Helpers of the op definitions --------------*- C++ -*-===//
 //
 // Shared by the files that define fusec's operations (FusecOps.cpp,
-// WindowOps.cpp): diagnostics for type inference and folding by evaluation.
+// FusecFolders.cpp, WindowOps.cpp): diagnostics for type inference and
+// folding by evaluation.
 // Private to the dialect library.
 //
 //===----------------------------------------------------------------------===//
@@ -46,7 +47,7 @@ std::string str(mlir::Type type);
 std::string str(llvm::ArrayRef<int64_t> values);
 
 /// Folds a single-result `op` by evaluating it on constant operands (small
-/// tensors only unless `unlimited`, see FusecOps.cpp); null when it does
+/// tensors only unless `unlimited`, see FusecFolders.cpp); null when it does
 /// not fold.
 mlir::OpFoldResult foldSingle(mlir::Operation *op,
                               llvm::ArrayRef<mlir::Attribute> operands,
