@@ -325,6 +325,18 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
     inIdx.append(idx.begin() + axis + idxRank, idx.end());
     return emitValue(in, inIdx);
   }
+  if (auto random = dyn_cast<RandomUniformOp>(op)) {
+    // A function of the element's position: the key's two words are read
+    // once per thread.
+    Value key = random.getKey();
+    std::string seed = emitValue(key, Index(1, "0"));
+    std::string step = emitValue(key, Index(1, "1"));
+    std::string at = linearMode ? idx[0] : linearize(idx, shape);
+    return llvm::formatv("fusec_philox_uniform((fusec_u32){0}, (fusec_u32){1}, "
+                         "{2:x}u, (fusec_u64)({3}))",
+                         seed, step, uint32_t(random.getStream()), at)
+        .str();
+  }
   if (auto patches = dyn_cast<PatchesOp>(op)) {
     // [n, i, j, p, q, c] reads [n, i*SH + p*DH, j*SW + q*DW, c].
     Window2D w = patches.getWindow2D();

@@ -103,6 +103,9 @@ SmallVector<LaneAccess> fusec::analyzeLaneAccess(FusionOp fusion, int64_t width,
                  State::varying(s.dim, s.aligned && start % width == 0));
           else
             all({State::Other});
+        } else if (isa<RandomUniformOp>(op)) {
+          // The key's two words, the same for every lane.
+          all({State::Uniform});
         } else if (auto split = dyn_cast<SplitOp>(op)) {
           // Each piece is read at its offset along the axis.
           int64_t offset = 0;

@@ -186,6 +186,33 @@ FUSEC_FN fusec_i64 fusec_d2i64(double f) {
   return (fusec_i64)r;
 }
 
+// fusec.random_uniform: Philox 4x32-10, element `index` of the tensor drawn
+// with (seed, step, stream), as fusec::philoxUniform (fusec/Support/Philox.h)
+// computes it; the same source on the GPU and the host.
+FUSEC_FN float fusec_philox_uniform(fusec_u32 seed, fusec_u32 step,
+                                    fusec_u32 stream, fusec_u64 index) {
+  fusec_u64 block = index >> 2;
+  fusec_u32 c0 = (fusec_u32)block, c1 = (fusec_u32)(block >> 32), c2 = step,
+            c3 = 0u, k0 = seed, k1 = stream;
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    fusec_u64 p0 = (fusec_u64)0xD2511F53u * c0;
+    fusec_u64 p1 = (fusec_u64)0xCD9E8D57u * c2;
+    fusec_u32 n0 = (fusec_u32)(p1 >> 32) ^ c1 ^ k0;
+    fusec_u32 n2 = (fusec_u32)(p0 >> 32) ^ c3 ^ k1;
+    c1 = (fusec_u32)p1;
+    c3 = (fusec_u32)p0;
+    c0 = n0;
+    c2 = n2;
+  }
+  fusec_u32 lane = (fusec_u32)(index & 3u);
+  fusec_u32 word = lane == 0u ? c0 : lane == 1u ? c1 : lane == 2u ? c2 : c3;
+  return (float)(word >> 8) * 5.9604644775390625e-08f; // 2^-24
+}
+
 // Storage of a whole vector of elements, for 128-bit loads and stores.
 template <typename T, int N> struct alignas(sizeof(T) * N) fusec_vec { T v[N]; };
 )cuda";

@@ -19,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "fusec/Interpreter/Kernels.h"
+#include "fusec/Support/Philox.h"
 
 #include "TestUtil.h"
 
@@ -1968,6 +1969,63 @@ TEST(KernelsTest, MatmulRandomVsNaive) {
     if (::testing::Test::HasFatalFailure())
       return;
   }
+}
+
+} // namespace
+
+namespace {
+
+// The known-answer vectors of Philox 4x32-10 published with Random123
+// (kat_vectors: counter, key -> output).
+TEST(KernelsTest, PhiloxKnownAnswers) {
+  struct Vector {
+    PhiloxCounter counter;
+    PhiloxKey key;
+    PhiloxCounter expected;
+  } vectors[] = {
+      {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
+      {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+       {0xffffffff, 0xffffffff},
+       {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+      {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+       {0xa4093822, 0x299f31d0},
+       {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+  };
+  for (const Vector &v : vectors)
+    EXPECT_EQ(philox4x32(v.counter, v.key), v.expected);
+}
+
+// randomUniform lays the words out as the dialect documents: element i is
+// word i % 4 of block i / 4 (counter (i / 4, 0, step, 0), key (seed,
+// stream)), its top 24 bits scaled by 2^-24.
+TEST(KernelsTest, RandomUniformLayout) {
+  Buffer key = Buffer::allocate(DType::I32, {2});
+  key.as<int32_t>()[0] = -7; // 0xfffffff9 as the seed
+  key.as<int32_t>()[1] = 12; // the step
+  Buffer out = Buffer::allocate(DType::F32, {3, 3});
+  k::randomUniform(key, 0x1234, out);
+  for (int64_t i = 0; i < 9; ++i) {
+    PhiloxCounter words =
+        philox4x32({uint32_t(i / 4), 0, 12, 0}, {0xfffffff9u, 0x1234});
+    float want = std::ldexp(float(words[size_t(i % 4)] >> 8), -24);
+    EXPECT_EQ(out.as<float>()[i], want) << "element " << i;
+    EXPECT_GE(out.as<float>()[i], 0.0f);
+    EXPECT_LT(out.as<float>()[i], 1.0f);
+  }
+  // A tensor's numbers are uniform: the mean of 2^16 of them is 1/2 within
+  // five standard deviations (1 / sqrt(12 * 2^16)), and a quarter of them
+  // fall below 1/4 (binomial, within five standard deviations).
+  Buffer many = Buffer::allocate(DType::F32, {1 << 16});
+  k::randomUniform(key, 3, many);
+  double sum = 0;
+  int64_t below = 0;
+  for (int64_t i = 0; i < many.numElements(); ++i) {
+    sum += many.as<float>()[i];
+    below += many.as<float>()[i] < 0.25f;
+  }
+  double n = double(many.numElements());
+  EXPECT_NEAR(sum / n, 0.5, 5 / std::sqrt(12 * n));
+  EXPECT_NEAR(double(below), n / 4, 5 * std::sqrt(n * 0.25 * 0.75));
 }
 
 } // namespace

@@ -128,6 +128,11 @@ void pad(const Buffer &in, const std::vector<int64_t> &low,
 /// axis.
 void gather(const Buffer &in, const Buffer &indices, int64_t axis, Buffer &out);
 
+/// Uniform floats in [0, 1) (f32 `out`): out[i] = philoxUniform(key[0],
+/// key[1], stream, i) for each row-major position i (fusec/Support/Philox.h);
+/// `key` holds two i32, the seed and the step.
+void randomUniform(const Buffer &key, int64_t stream, Buffer &out);
+
 /// The windows of an NHWC tensor: out [N, OH, OW, KH, KW, C] with
 /// out[n, i, j, p, q, c] = in[n, i*SH + p*DH, j*SW + q*DW, c] (no padding).
 void patches(const Buffer &in, const Window2D &window, Buffer &out);

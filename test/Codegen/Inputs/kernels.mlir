@@ -412,3 +412,36 @@ func.func @lanes_cast_slice(%a: tensor<16x44xf32>, %b: tensor<16x40xf16>) -> ten
   %0 = fusec.add %c, %b : tensor<16x40xf16>, tensor<16x40xf16>
   return %0 : tensor<16x40xf16>
 }
+
+// -----
+
+// Dropout: Philox numbers drawn by position inside the kernel (any key,
+// odd sizes, lanes of 16-byte vectors and a tail), the mask applied to f32
+// and f16 values, and a row reduction over dropped-out values.
+func.func @dropout_f32(%x: tensor<37x64xf32>, %key: tensor<2xi32>) -> (tensor<37x64xf32>, tensor<37x64xi1>) {
+  %u = fusec.random_uniform %key stream = 5 : tensor<2xi32> -> tensor<37x64xf32>
+  %p = fusec.constant dense<0.25> : tensor<f32>
+  %keep = fusec.compare ge, %u, %p : tensor<37x64xf32>, tensor<f32>
+  %s = fusec.constant dense<1.33333337> : tensor<f32>
+  %scaled = fusec.mul %x, %s : tensor<37x64xf32>, tensor<f32>
+  %z = fusec.constant dense<0.0> : tensor<f32>
+  %y = fusec.select %keep, %scaled, %z : tensor<37x64xi1>, tensor<37x64xf32>, tensor<f32>
+  return %y, %keep : tensor<37x64xf32>, tensor<37x64xi1>
+}
+
+func.func @dropout_f16_odd(%x: tensor<3x5x77xf16>, %key: tensor<2xi32>) -> tensor<3x5x77xf16> {
+  %u = fusec.random_uniform %key stream = 4294967295 : tensor<2xi32> -> tensor<3x5x77xf32>
+  %p = fusec.constant dense<0.5> : tensor<f32>
+  %keep = fusec.compare ge, %u, %p : tensor<3x5x77xf32>, tensor<f32>
+  %s = fusec.constant dense<2.0> : tensor<f16>
+  %scaled = fusec.mul %x, %s : tensor<3x5x77xf16>, tensor<f16>
+  %z = fusec.constant dense<0.0> : tensor<f16>
+  %y = fusec.select %keep, %scaled, %z : tensor<3x5x77xi1>, tensor<3x5x77xf16>, tensor<f16>
+  return %y : tensor<3x5x77xf16>
+}
+
+func.func @random_rows(%key: tensor<2xi32>) -> (tensor<9xf32>, tensor<9x1000xf32>) {
+  %u = fusec.random_uniform %key stream = 0 : tensor<2xi32> -> tensor<9x1000xf32>
+  %s = fusec.reduce_sum %u axes = [1] : tensor<9x1000xf32> -> tensor<9xf32>
+  return %s, %u : tensor<9xf32>, tensor<9x1000xf32>
+}

@@ -620,6 +620,17 @@ LogicalResult GatherOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
   return success();
 }
 
+LogicalResult RandomUniformOp::evaluate(ArrayRef<Buffer> operands,
+                                        EvalContext &ctx,
+                                        SmallVectorImpl<Buffer> &results) {
+  Buffer out = allocateResult(*this, ctx);
+  if (!out)
+    return failure();
+  k::randomUniform(operands[0], getStream(), out);
+  results.push_back(std::move(out));
+  return success();
+}
+
 LogicalResult PatchesOp::evaluate(ArrayRef<Buffer> operands, EvalContext &ctx,
                                   SmallVectorImpl<Buffer> &results) {
   Buffer out = allocateResult(*this, ctx);

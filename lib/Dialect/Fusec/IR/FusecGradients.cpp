@@ -178,13 +178,15 @@ Value Adjoints::scatterSlice(Value g, RankedTensorType input,
 
 using P = CmpPredicate;
 
-// No gradient: constants, comparisons, logical operations (i1 values).
+// No gradient: constants, comparisons, logical operations (i1 values),
+// random numbers (a function of an integer key).
 void ConstantOp::backprop(Adjoints &) {}
 void CompareOp::backprop(Adjoints &) {}
 void AndOp::backprop(Adjoints &) {}
 void OrOp::backprop(Adjoints &) {}
 void XorOp::backprop(Adjoints &) {}
 void NotOp::backprop(Adjoints &) {}
+void RandomUniformOp::backprop(Adjoints &) {}
 
 // Unary: x the input, y the result.
 

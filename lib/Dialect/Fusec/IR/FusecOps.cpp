@@ -583,6 +583,16 @@ LogicalResult BroadcastToOp::verify() {
   return success();
 }
 
+LogicalResult RandomUniformOp::verify() {
+  if (getKey().getType().getShape() != ArrayRef<int64_t>{2})
+    return emitOpError("key must be a tensor<2xi32> (the seed and the step), "
+                       "not ")
+           << getKey().getType();
+  if (!elementCount(getType().getShape()))
+    return emitOpError("result ") << getType() << " has too many elements";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // FusionOp
 //===----------------------------------------------------------------------===//

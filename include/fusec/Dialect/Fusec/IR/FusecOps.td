@@ -549,6 +549,38 @@ def Fusec_GatherOp : Fusec_Op<"gather",
   let hasFolder = 1;
 }
 
+def Fusec_RandomUniformOp : Fusec_Op<"random_uniform",
+    Fusec_Properties<"Index", "Fixed", "Expensive">> {
+  let summary = "Counter-based uniform random numbers (Philox 4x32-10)";
+  let description = [{
+    Element `i` (row-major) of the result is a uniform float in `[0, 1)`
+    drawn by Philox 4x32-10, the generator of cuRAND and of PyTorch's CUDA
+    dropout: word `i % 4` of the block that encrypts the counter
+    `(b mod 2^32, b / 2^32, key[1], 0)`, `b = i / 4`, under the key
+    `(key[0], stream)`, its top 24 bits times `2^-24` (so every value is
+    exact in f32 and `1.0` never occurs). `key` holds two `i32`, read as
+    unsigned: the seed and the step; `stream` (its low 32 bits) tells apart
+    the tensors drawn in one step (the ONNX importer gives each Dropout its
+    node's position).
+
+    Pure: the same key, stream and shape give the same tensor on the
+    interpreter, the host device and a GPU, in any order of computation, so
+    a dropout mask is recomputed identically for the backward pass and a
+    resumed training run draws what the uninterrupted one drew. Element
+    `i`'s value does not depend on the result's shape, only on `i`.
+
+    ```mlir
+    %u = fusec.random_uniform %key stream = 3 : tensor<2xi32> -> tensor<8x128xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_TensorOf<[I32]>:$key, I64Attr:$stream);
+  let results = (outs Fusec_TensorOf<[F32]>:$result);
+  let assemblyFormat = [{
+    $key `stream` `=` $stream attr-dict `:` type($key) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Fusec_PadOp : Fusec_Op<"pad",
     Fusec_Properties<"Index", "Clear", "Cheap">, [InferTypeOpAdaptor,
     DeclareOpInterfaceMethods<Fusec_DifferentiableOpInterface,

@@ -8,6 +8,7 @@
 #ifndef FUSEC_DIALECT_FUSEC_TRANSFORMS_AUTODIFF_H
 #define FUSEC_DIALECT_FUSEC_TRANSFORMS_AUTODIFF_H
 
+#include "fusec/Dialect/Fusec/IR/TrainingAttributes.h"
 #include "fusec/Support/Options.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,9 +17,6 @@
 #include <string>
 
 namespace fusec {
-
-/// The unit argument attribute that marks a trainable parameter.
-inline constexpr llvm::StringLiteral kParamAttrName = "fusec.param";
 
 /// The options of `fusec-autodiff`.
 struct AutodiffOptions {

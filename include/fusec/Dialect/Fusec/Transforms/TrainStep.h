@@ -8,6 +8,7 @@
 #ifndef FUSEC_DIALECT_FUSEC_TRANSFORMS_TRAINSTEP_H
 #define FUSEC_DIALECT_FUSEC_TRANSFORMS_TRAINSTEP_H
 
+#include "fusec/Dialect/Fusec/IR/TrainingAttributes.h"
 #include "fusec/Dialect/Fusec/Transforms/MixedPrecision.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,19 +17,6 @@
 #include <string>
 
 namespace fusec {
-
-/// Attribute names on the step function's arguments and results.
-inline constexpr llvm::StringLiteral kInitAttrName = "fusec.init";
-inline constexpr llvm::StringLiteral kUpdatesAttrName = "fusec.updates";
-inline constexpr llvm::StringLiteral kLossAttrName = "fusec.loss";
-inline constexpr llvm::StringLiteral kSkippedAttrName = "fusec.skipped";
-inline constexpr llvm::StringLiteral kLossScaleAttrName = "fusec.loss_scale";
-inline constexpr llvm::StringLiteral kStateAttrName = "fusec.state";
-inline constexpr llvm::StringLiteral kMetricAttrName = "fusec.metric";
-inline constexpr llvm::StringLiteral kStateOfAttrName = "fusec.state_of";
-/// A name for an argument or a result (ONNX inputs: their names); the
-/// default is argN / resultN.
-inline constexpr llvm::StringLiteral kNameAttrName = "fusec.name";
 
 enum class Optimizer { SGD, Adam };
 
