@@ -230,6 +230,14 @@ bool fusec::writeNamedTensors(
                   : '_';
     if (file.empty() || file[0] == '.')
       file = "_" + file;
+    // Names that map to one file ("a/b", "a_b") get a number.
+    std::string stem = file;
+    for (int k = 2; llvm::any_of(files,
+                                 [&](const auto &f) {
+                                   return f.first == dir + "/" + file + ".npy";
+                                 });
+         ++k)
+      file = stem + "-" + std::to_string(k);
     file += ".npy";
     files.emplace_back(dir + "/" + file, serializeNpy(value));
     entries.push_back(

@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
+#include <cstring>
 
 using namespace mlir;
 using namespace fusec;
@@ -88,14 +89,37 @@ void Invocation::bindOptions(OptionBinder &binder) {
 
 FailureOr<std::vector<Buffer>> fusec::readInputs(func::FuncOp func,
                                                  ArrayRef<std::string> paths,
-                                                 BufferAllocator &allocator) {
+                                                 BufferAllocator &allocator,
+                                                 ArrayRef<Buffer> defaults) {
   FunctionType type = func.getFunctionType();
-  if (paths.size() != type.getNumInputs())
-    return func.emitError() << "'" << func.getSymName() << "' takes "
-                            << type.getNumInputs() << " argument(s) but "
-                            << paths.size() << " --input file(s) were given";
-  std::vector<Buffer> args;
-  for (auto [i, path] : llvm::enumerate(paths)) {
+  // The arguments the files are for: all, or those without a default.
+  SmallVector<unsigned> given;
+  for (unsigned i = 0; i < type.getNumInputs(); ++i)
+    if (i >= defaults.size() || !defaults[i])
+      given.push_back(i);
+  if (paths.size() != given.size())
+    given = llvm::to_vector(llvm::seq(type.getNumInputs()));
+  if (paths.size() != given.size()) {
+    InFlightDiagnostic d = func.emitError()
+                           << "'" << func.getSymName() << "' takes "
+                           << type.getNumInputs() << " argument(s)";
+    if (given.size() != type.getNumInputs())
+      d << " (" << given.size() << " without a value from the model)";
+    return d << " but " << paths.size() << " --input file(s) were given";
+  }
+  std::vector<Buffer> args(type.getNumInputs());
+  for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+    if (llvm::is_contained(given, i))
+      continue;
+    std::string error;
+    Buffer copy =
+        allocator.allocate(defaults[i].dtype(), defaults[i].shape(), error);
+    if (!copy)
+      return func.emitError() << error;
+    std::memcpy(copy.data(), defaults[i].data(), defaults[i].sizeInBytes());
+    args[i] = std::move(copy);
+  }
+  for (auto [i, path] : llvm::zip(given, paths)) {
     std::string error;
     Buffer buffer = readNpy(path, error, &allocator);
     Location argLoc = func.getArgument(i).getLoc();
@@ -108,7 +132,7 @@ FailureOr<std::vector<Buffer>> fusec::readInputs(func::FuncOp func,
              << "argument #" << i << " of '" << func.getSymName()
              << "' of type " << type.getInput(i) << " does not match " << path
              << ": " << *why;
-    args.push_back(std::move(buffer));
+    args[i] = std::move(buffer);
   }
   return args;
 }
@@ -185,15 +209,18 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
   auto step = module.lookupSymbol<func::FuncOp>(loss + "_train_step");
   if (!inv.trainLoop.data.empty())
     return fitModule(inv, module, &*sig, lossFunc, step, interp, device, out);
+  if (failed(checkSaveOnnx(inv, module)))
+    return failure();
   int64_t fixedSteps = inv.trainLoop.steps < 0 ? 1 : inv.trainLoop.steps;
   // Before training, not after N steps of it.
   std::string error;
   if (!createDirectories(inv.outputDir, error))
     return module.emitError() << error;
-  FailureOr<std::vector<Buffer>> args =
-      readInputs(lossFunc, inv.inputs, interp.getAllocator());
+  FailureOr<std::vector<Buffer>> args = readInputs(
+      lossFunc, inv.inputs, interp.getAllocator(), sig->initialValues);
   if (failed(args))
     return failure();
+  seedModelState(*sig, *args, inv.trainLoop.seed);
   if (!addTrainingState(*sig, *args, interp.getAllocator(), error))
     return module.emitError() << error;
   FailureOr<Runner> runner = makeRunner(inv, step, interp, device);
@@ -227,11 +254,14 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
     return step.emitError() << error;
   out << *after;
   std::vector<Buffer> params;
-  for (int64_t p : sig->params) {
-    std::optional<Buffer> value = steps->argument(p, error);
+  std::vector<std::pair<std::string, Buffer>> trained;
+  for (int64_t k : trainedArguments(*sig)) {
+    std::optional<Buffer> value = steps->argument(k, error);
     if (!value)
       return step.emitError() << error;
-    params.push_back(std::move(*value));
+    if (llvm::is_contained(sig->params, k))
+      params.push_back(*value);
+    trained.emplace_back(sig->argNames[size_t(k)], std::move(*value));
   }
   std::vector<std::string> lines;
   bool written = writeResults(inv.outputDir, params, lines, error);
@@ -239,7 +269,7 @@ LogicalResult trainModule(Invocation &inv, Model &model, Interpreter &interp,
     out << line << "\n";
   if (!written)
     return module.emitError() << error;
-  return success();
+  return saveTrainedOnnx(inv, trained, module, out);
 }
 
 /// --run: read inputs, run on `device` or the interpreter, write results.
@@ -254,8 +284,13 @@ LogicalResult runModel(Invocation &inv, Model &model, rt::Device *device,
   FailureOr<func::FuncOp> entry = model.findEntry(inv.entry);
   if (failed(entry))
     return failure();
+  // Arguments the model gives a value (imported for training: its
+  // weights) need no --input.
+  FailureOr<std::vector<Buffer>> defaults = initialValuesOf(*entry);
+  if (failed(defaults))
+    return failure();
   FailureOr<std::vector<Buffer>> args =
-      readInputs(*entry, inv.inputs, interp.getAllocator());
+      readInputs(*entry, inv.inputs, interp.getAllocator(), *defaults);
   if (failed(args))
     return failure();
   FailureOr<Runner> runner = makeRunner(inv, *entry, interp, device);
@@ -345,7 +380,11 @@ fusec::runInvocation(Invocation &inv, Session &session,
   FailureOr<std::unique_ptr<rt::Device>> device = openRunDevice(inv, session);
   if (failed(device))
     return failure();
-  // A training run's --batch-size binds an ONNX model's dynamic batch.
+  // Training imports an ONNX model's initializers as parameters (unless
+  // --trainable says otherwise), and its --batch-size binds the model's
+  // dynamic batch.
+  inv.pipeline.training.resolve();
+  inv.import.training = !inv.pipeline.training.train.empty();
   if (!inv.pipeline.training.train.empty() && inv.trainLoop.batchSize > 0 &&
       inv.import.batch == 0)
     inv.import.batch = inv.trainLoop.batchSize;
@@ -414,13 +453,14 @@ void fusec::warnIneffectiveOptions(
     const Invocation &inv,
     const std::function<std::vector<std::string>(std::string_view)> &givenIn,
     Session &session) {
-  bool training = !inv.pipeline.training.train.empty();
+  bool training = !inv.pipeline.training.train.empty() ||
+                  inv.pipeline.training.loss.kind != LossKind::None;
   for (const std::string &flag : givenIn("training"))
     if (!training && flag != "--train")
-      session.warning(flag + " has no effect without --train=FUNC");
+      session.warning(flag + " has no effect without --train=FUNC or --loss");
   for (const std::string &flag : givenIn("training-runs")) {
     if (!training)
-      session.warning(flag + " has no effect without --train=FUNC");
+      session.warning(flag + " has no effect without --train=FUNC or --loss");
     else if (!inv.run)
       session.warning(flag + " has no effect without --run");
     else if (inv.trainLoop.data.empty() && flag != "--steps")

@@ -2,6 +2,8 @@
 
 #include "Runner.h"
 #include "fusec/Codegen/KernelCache.h"
+#include "fusec/Conversion/OnnxImport.h"
+#include "fusec/Conversion/OnnxTrainedWeights.h"
 #include "fusec/Driver/Checkpoint.h"
 #include "fusec/Driver/TrainingLoop.h"
 #include "fusec/Runtime/Cuda/CudaDevice.h"
@@ -113,18 +115,42 @@ LogicalResult
 driver::runPipeline(Invocation &inv, Session &session, Model &model,
                     rt::Device *device, FusionReportCollector *collector,
                     function_ref<LogicalResult(PassManager &)> configure) {
+  inv.pipeline.training.resolve();
   PipelineOptions pipeline = inv.pipeline;
   const std::string &train = pipeline.training.train;
+  bool addsLoss = pipeline.training.loss.kind != LossKind::None;
+  if (addsLoss && train != kAddedLossName) {
+    session.error("--train=" + train +
+                  " and --loss: --loss adds the loss "
+                  "function '" +
+                  kAddedLossName.str() +
+                  "' and trains it; a model that computes its loss trains "
+                  "without --loss");
+    return failure();
+  }
   if (!train.empty()) {
+    bool anyParam = false;
+    model.getModule().walk([&](func::FuncOp f) {
+      for (unsigned i = 0; i < f.getNumArguments(); ++i)
+        anyParam |= bool(f.getArgAttr(i, kParamAttrName));
+    });
+    if (!anyParam) {
+      session.error("nothing to train in " + model.getName() +
+                    ": no argument is a parameter (" + kParamAttrName.str() +
+                    "); an ONNX model's float initializers are, unless "
+                    "--trainable=none or --frozen say otherwise");
+      return failure();
+    }
     auto loss = model.getModule().lookupSymbol<func::FuncOp>(train);
-    if (!loss) {
+    if (!loss && !addsLoss) {
       session.error("--train=" + train + ": there is no function named '" +
                     train + "' in " + model.getName());
       return failure();
     }
     // The inliner that runs first deletes private functions nobody calls;
     // the function being trained is used.
-    loss.setPublic();
+    if (loss)
+      loss.setPublic();
     // Differentiation does not go through calls.
     pipeline.inlineCalls = true;
     if (inv.entry.empty())
@@ -184,6 +210,8 @@ LogicalResult driver::fitModule(Invocation &inv, ModuleOp module,
     at->emitError() << error;
     return failure();
   };
+  if (failed(checkSaveOnnx(inv, module)))
+    return failure();
   std::optional<Dataset> data =
       bindData(*sig, options.data, options.batchSize, "--data", error);
   if (!data)
@@ -217,9 +245,15 @@ LogicalResult driver::fitModule(Invocation &inv, ModuleOp module,
   FailureOr<Runner> runner = makeRunner(inv, step, interp, device);
   if (failed(runner))
     return failure();
+  // Validation runs the loss function's evaluation twin when it has one
+  // (inference semantics: running statistics, no dropout).
   FailureOr<Runner> evaluator = success(Runner());
+  func::FuncOp evalFunc = lossFunc;
+  if (auto twin = lossFunc->getAttrOfType<FlatSymbolRefAttr>(kEvalAttrName))
+    if (auto f = module.lookupSymbol<func::FuncOp>(twin.getAttr()))
+      evalFunc = f;
   if (!validation->empty())
-    evaluator = makeRunner(inv, lossFunc, interp, device);
+    evaluator = makeRunner(inv, evalFunc, interp, device);
   if (failed(evaluator))
     return failure();
   std::unique_ptr<TrainStepRunner> steps =
@@ -243,18 +277,53 @@ LogicalResult driver::fitModule(Invocation &inv, ModuleOp module,
   if (!after)
     return fail(step);
   out << *after;
-  std::vector<std::pair<std::string, Buffer>> params;
-  for (int64_t p : sig->params) {
-    std::optional<Buffer> value = steps->argument(p, error);
+  std::vector<std::pair<std::string, Buffer>> trained;
+  for (int64_t k : trainedArguments(*sig)) {
+    std::optional<Buffer> value = steps->argument(k, error);
     if (!value)
       return fail(step);
-    params.emplace_back(sig->argNames[size_t(p)], std::move(*value));
+    trained.emplace_back(sig->argNames[size_t(k)], std::move(*value));
   }
   std::vector<std::string> lines;
-  bool written = writeNamedTensors(inv.outputDir, params, lines, error);
+  bool written = writeNamedTensors(inv.outputDir, trained, lines, error);
   for (const std::string &line : lines)
     out << line << "\n";
   if (!written)
     return fail(module);
+  return saveTrainedOnnx(inv, trained, module, out);
+}
+
+LogicalResult driver::checkSaveOnnx(const Invocation &inv, ModuleOp module) {
+  if (inv.trainLoop.saveOnnx.empty())
+    return success();
+  FileBytes bytes;
+  std::string error;
+  if (!readFile(inv.input, bytes, error,
+                [](std::string_view) { return uint64_t(64); }))
+    return module.emitError() << "--save-onnx: " << error;
+  if (!looksLikeOnnx(StringRef(bytes.view().data(), bytes.view().size())))
+    return module.emitError()
+           << "--save-onnx: " << inv.input
+           << " is not an ONNX model (--output-dir writes the trained "
+              "parameters of any model as .npy files)";
+  return success();
+}
+
+LogicalResult driver::saveTrainedOnnx(
+    const Invocation &inv,
+    const std::vector<std::pair<std::string, Buffer>> &trained, ModuleOp module,
+    llvm::raw_ostream &out) {
+  const std::string &path = inv.trainLoop.saveOnnx;
+  if (path.empty())
+    return success();
+  FileBytes bytes;
+  std::string error, written;
+  std::map<std::string, Buffer> values(trained.begin(), trained.end());
+  if (!readFile(inv.input, bytes, error) ||
+      !replaceOnnxInitializers(bytes.view(), values, written, error) ||
+      !writeFileAtomically(path, written, error))
+    return module.emitError() << "--save-onnx=" << path << ": " << error;
+  out << "wrote " << path << ": " << inv.input << " with " << values.size()
+      << " trained initializers\n";
   return success();
 }

@@ -89,6 +89,14 @@ std::unique_ptr<TrainStepRunner> stepRunner(const TrainStepSignature &sig,
 /// (TrainingLoop.h) of the step `step` of `lossFunc` (after the pipeline),
 /// on `device` or `interp`; writes the final parameters by name into
 /// `inv.outputDir`.
+/// --save-onnx: fails unless the model is an ONNX file (before training).
+mlir::LogicalResult checkSaveOnnx(const Invocation &inv, mlir::ModuleOp module);
+/// --save-onnx: writes the ONNX model with `trained` as its initializers.
+mlir::LogicalResult
+saveTrainedOnnx(const Invocation &inv,
+                const std::vector<std::pair<std::string, Buffer>> &trained,
+                mlir::ModuleOp module, llvm::raw_ostream &out);
+
 mlir::LogicalResult fitModule(Invocation &inv, mlir::ModuleOp module,
                               const TrainStepSignature *sig,
                               mlir::func::FuncOp lossFunc,

@@ -194,6 +194,17 @@ void ImportOptions::bindOptions(OptionBinder &binder) {
               "it becomes a constant, so shapes, axes or indices computed "
               "from it fold (repeatable)",
               "name=file.npy", /*commaSeparated=*/false);
+  binder.list("trainable", trainable,
+              "ONNX initializers to train, imported as parameters named by "
+              "the initializer: all, none, or glob patterns on their names "
+              "(default: all when training, else none); batch "
+              "normalizations whose scale or bias trains use the batch's "
+              "statistics and update their running ones",
+              "all|none|pattern");
+  binder.list("frozen", frozen,
+              "ONNX initializers kept constant whatever --trainable says "
+              "(glob patterns on their names)",
+              "pattern");
   binder.integer("batch", batch,
                  "The size of a dynamic first dimension of any input (0: "
                  "none given)",
@@ -205,10 +216,18 @@ static bool isOnnx(StringRef name, StringRef bytes) {
   return name.ends_with(".onnx") || looksLikeOnnx(bytes);
 }
 
+std::vector<std::string> ImportOptions::trainablePatterns() const {
+  if (trainable.empty())
+    return {training ? "all" : "none"};
+  return trainable;
+}
+
 FailureOr<Model> Session::loadOnnx(const std::string &name, StringRef bytes,
                                    const ImportOptions &import) {
   OnnxImportOptions options;
   options.batch = import.batch;
+  options.trainable = import.trainablePatterns();
+  options.frozen = import.frozen;
   for (const std::string &spec : import.inputShapes) {
     size_t eq = spec.rfind('=');
     std::vector<int64_t> dims;
@@ -315,6 +334,10 @@ FailureOr<Model> Session::loadBuffer(std::unique_ptr<llvm::MemoryBuffer> buffer,
   std::string name = buffer->getBufferIdentifier().str();
   if (isOnnx(name, buffer->getBuffer()))
     return loadOnnx(name, buffer->getBuffer(), import);
+  if (!import.trainable.empty() || !import.frozen.empty())
+    warning("--trainable and --frozen apply to ONNX models; " + name +
+            " is MLIR, whose parameters are the arguments marked "
+            "fusec.param");
   // torch-mlir's newer MLIR prints i1 hex literals with a byte per element
   // (text only: bytecode starts with "ML\xefR").
   std::optional<std::string> repacked;

@@ -1,6 +1,7 @@
 //===- Training.cpp - Running training steps ------------------------------===//
 
 #include "fusec/Driver/Training.h"
+#include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/Transforms/Autodiff.h"
 #include "fusec/Dialect/Fusec/Transforms/TrainStep.h"
@@ -55,6 +56,27 @@ void TrainLoopOptions::bindOptions(OptionBinder &binder) {
               "Write every step's figures to FILE.csv or FILE.jsonl", "file");
   binder.flag("staging", staging,
               "Prepare the next batch on a second thread during a step");
+  binder.text("save-onnx", saveOnnx,
+              "Write the ONNX model again with its trained initializers "
+              "(parameters and running statistics) to FILE.onnx",
+              "file");
+}
+
+FailureOr<std::vector<Buffer>> fusec::initialValuesOf(func::FuncOp func) {
+  std::vector<Buffer> values;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    Buffer initial;
+    if (auto init = func.getArgAttrOfType<ElementsAttr>(i, kInitAttrName)) {
+      EvalContext ctx;
+      initial = elementsToBuffer(init, ctx);
+      if (!initial || init.getType() != func.getArgumentTypes()[i])
+        return emitError(func.getArgument(i).getLoc())
+               << "the initial value (" << kInitAttrName << ") of argument #"
+               << i << " cannot be read or is not of the argument's type";
+    }
+    values.push_back(std::move(initial));
+  }
+  return values;
 }
 
 FailureOr<TrainStepSignature> fusec::trainStepSignature(ModuleOp module,
@@ -65,9 +87,18 @@ FailureOr<TrainStepSignature> fusec::trainStepSignature(ModuleOp module,
     return module.emitError() << "no training step for '" << loss << "'";
   TrainStepSignature sig;
   sig.userArguments = lossFunc.getNumArguments();
-  for (unsigned i = 0; i < lossFunc.getNumArguments(); ++i)
+  for (unsigned i = 0; i < lossFunc.getNumArguments(); ++i) {
     if (lossFunc.getArgAttr(i, kParamAttrName))
       sig.params.push_back(i);
+    auto role = lossFunc.getArgAttrOfType<StringAttr>(i, kStateAttrName);
+    if (role)
+      sig.modelState.push_back(i);
+    sig.argRoles.push_back(role ? role.str() : "");
+  }
+  FailureOr<std::vector<Buffer>> initial = initialValuesOf(lossFunc);
+  if (failed(initial))
+    return failure();
+  sig.initialValues = std::move(*initial);
   for (unsigned i = lossFunc.getNumArguments(); i < step.getNumArguments();
        ++i) {
     auto tensor = dyn_cast<RankedTensorType>(step.getArgument(i).getType());
@@ -139,6 +170,33 @@ FailureOr<TrainStepSignature> fusec::trainStepSignature(ModuleOp module,
 }
 
 TrainStepRunner::~TrainStepRunner() = default;
+
+std::vector<int64_t> fusec::trainedArguments(const TrainStepSignature &sig) {
+  std::vector<int64_t> args(sig.params.begin(), sig.params.end());
+  for (int64_t k : sig.modelState)
+    if (sig.argRoles[size_t(k)] != kDropoutKeyRole)
+      args.push_back(k);
+  return args;
+}
+
+bool fusec::isDataArgument(const TrainStepSignature &sig, int64_t k) {
+  return k < sig.userArguments && !llvm::is_contained(sig.params, k) &&
+         !llvm::is_contained(sig.modelState, k);
+}
+
+void fusec::seedModelState(const TrainStepSignature &sig,
+                           std::vector<Buffer> &args, int64_t seed) {
+  for (int64_t k : sig.modelState)
+    if (sig.argRoles[size_t(k)] == kDropoutKeyRole && size_t(k) < args.size() &&
+        args[size_t(k)].dtype() == DType::I32 &&
+        args[size_t(k)].numElements() == 2) {
+      // A copy: the initial value may be shared with the model.
+      Buffer key = Buffer::allocate(DType::I32, args[size_t(k)].shape());
+      key.as<int32_t>()[0] = int32_t(uint32_t(uint64_t(seed)));
+      key.as<int32_t>()[1] = 0;
+      args[size_t(k)] = std::move(key);
+    }
+}
 
 bool fusec::addTrainingState(const TrainStepSignature &sig,
                              std::vector<Buffer> &args,

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -61,6 +62,11 @@ std::string dtypeMismatch(DType file, DType arg) {
                   ", the argument is " + std::string(dtypeName(arg));
   if (file == DType::F64 && arg != DType::F64)
     s += " (NumPy writes float64 by default: save x.astype(np.float32))";
+  else if (arg == DType::I64 && (file == DType::I32 || file == DType::I1))
+    s += " (class labels are int64, as PyTorch's: save labels.astype("
+         "np.int64))";
+  else if (arg == DType::F32 && file != DType::F32)
+    s += " (save it with .astype(np.float32))";
   return s;
 }
 
@@ -90,14 +96,15 @@ std::optional<Dataset> fusec::bindData(const TrainStepSignature &sig,
       return std::nullopt;
     }
     bound[size_t(arg)] = true;
-    for (int64_t p : sig.params)
-      if (p == arg) {
-        error = std::string(what) + "=" + spec + ": '" + name +
-                "' is a trained parameter (fusec.param), not data; give its "
-                "initial value with --param=" +
-                name + "=FILE.npy";
-        return std::nullopt;
-      }
+    if (!isDataArgument(sig, arg)) {
+      bool param = llvm::is_contained(sig.params, arg);
+      error = std::string(what) + "=" + spec + ": '" + name + "' is " +
+              (param ? "a trained parameter (fusec.param)"
+                     : "model state (" + sig.argRoles[size_t(arg)] + ")") +
+              ", not data; give its initial value with --param=" + name +
+              "=FILE.npy";
+      return std::nullopt;
+    }
     std::unique_ptr<MappedNpy> array = MappedNpy::open(file, error);
     if (!array) {
       error = std::string(what) + " '" + name + "': " + error;
@@ -241,6 +248,17 @@ fusec::initialArguments(const TrainStepSignature &sig,
       continue;
     }
     bool isParam = llvm::is_contained(sig.params, i);
+    if (const Buffer &initial = sig.initialValues[size_t(i)];
+        initial && !isData) {
+      // The model's value (an imported weight), copied: the step's updates
+      // never write into the module's constants.
+      Buffer value = allocator.allocate(dtype, shape, error);
+      if (!value)
+        return std::nullopt;
+      std::memcpy(value.data(), initial.data(), initial.sizeInBytes());
+      args.push_back(std::move(value));
+      continue;
+    }
     if (!isData && !(isParam && !options.init.empty())) {
       error = "argument '" + name + "' (" + typeText(dtype, shape) +
               ") has no value: give --param=" + name + "=FILE.npy" +
@@ -258,6 +276,7 @@ fusec::initialArguments(const TrainStepSignature &sig,
     }
     args.push_back(std::move(value));
   }
+  seedModelState(sig, args, options.seed);
   return args;
 }
 

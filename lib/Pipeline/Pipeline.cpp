@@ -36,11 +36,18 @@ void PipelineOptions::bindOptions(OptionBinder &binder) {
   training.bindOptions(binder);
 }
 
-void fusec::buildFusecPipeline(OpPassManager &pm,
-                               const PipelineOptions &options,
+void fusec::buildFusecPipeline(OpPassManager &pm, const PipelineOptions &given,
                                FusionObserver *observer) {
+  PipelineOptions options = given;
+  options.training.resolve();
   if (options.importTosa)
     pm.addPass(createFusecImportTosa());
+  // A loss function calling the model: before inlining, which training
+  // needs.
+  if (options.training.loss.kind != LossKind::None) {
+    pm.addPass(createFusecAddLoss(options.training.loss));
+    options.inlineCalls = true;
+  }
   if (options.inlineCalls)
     pm.addPass(createInlinerPass());
   // Before mixed precision and training, which then see f32.

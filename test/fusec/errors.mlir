@@ -34,8 +34,8 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 
 // Flags that do nothing in this invocation are said.
 // RUN: fusec %S/Inputs/tanh.mlir --steps=3 --learning-rate=0.1 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOEFFECT
-// NOEFFECT-DAG: fusec: warning: --learning-rate has no effect without --train=FUNC
-// NOEFFECT-DAG: fusec: warning: --steps has no effect without --train=FUNC
+// NOEFFECT-DAG: fusec: warning: --learning-rate has no effect without --train=FUNC or --loss
+// NOEFFECT-DAG: fusec: warning: --steps has no effect without --train=FUNC or --loss
 
 // An operation whose result type cannot be inferred is one error, not two.
 // RUN: not fusec %S/Inputs/bad-matmul.mlir 2>&1 | FileCheck %s --check-prefix=MATMUL

@@ -2,8 +2,9 @@
 //
 // ONNX models (protobuf ModelProto files) imported as a module with one
 // function of fusec operations: graph inputs that are not initializers
-// become its arguments, graph outputs its results, initializers constants.
-// See docs/importing-models.md.
+// become its arguments, graph outputs its results, initializers constants
+// (or, imported for training, parameters and model state). See
+// docs/importing-models.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +34,15 @@ struct OnnxImportOptions {
   std::map<std::string, std::string> constantInputs;
   /// The name of the imported function.
   std::string functionName = "main";
+  /// The initializers imported as trainable parameters (`fusec.param`
+  /// arguments named by the initializer, their values as `fusec.init`):
+  /// glob patterns on the names, "all" for every float initializer, or
+  /// "none"; empty: none. With any, the model is imported for training: a
+  /// training function (batch statistics, dropout) and its evaluation twin
+  /// `<functionName>_eval` (docs/importing-models.md).
+  std::vector<std::string> trainable;
+  /// Initializers kept constant whatever `trainable` matches (patterns).
+  std::vector<std::string> frozen;
 };
 
 /// Whether `bytes` (the start of a file) look like an ONNX model rather

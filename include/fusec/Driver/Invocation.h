@@ -87,10 +87,13 @@ mlir::LogicalResult findMaxBatch(Invocation &invocation, Session &session,
                                  llvm::raw_ostream &out);
 
 /// Reads one .npy file per argument of `func`, each checked against the
-/// argument's type (an error at the argument's location otherwise).
+/// argument's type (an error at the argument's location otherwise). With
+/// `defaults` (per argument, a value or an empty Buffer: an imported
+/// model's weights), the files may instead be one per argument without a
+/// default, in order; the others get copies of their defaults.
 mlir::FailureOr<std::vector<Buffer>>
 readInputs(mlir::func::FuncOp func, llvm::ArrayRef<std::string> paths,
-           BufferAllocator &allocator);
+           BufferAllocator &allocator, llvm::ArrayRef<Buffer> defaults = {});
 
 enum class CodegenStage { Plan, Ptx };
 /// Plans `func` (the output of the fusion pass) for `codegen`'s target and,

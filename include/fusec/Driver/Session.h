@@ -49,7 +49,16 @@ struct ImportOptions {
   /// --constant-input=NAME=FILE.npy: an ONNX input given its value at
   /// compile time (repeatable).
   std::vector<std::string> constantInputs;
+  /// --trainable=all|none|PATTERN,...: the ONNX initializers imported as
+  /// trainable parameters; empty: "all" when `training`, else "none".
+  std::vector<std::string> trainable;
+  /// --frozen=PATTERN,...: initializers kept constant.
+  std::vector<std::string> frozen;
+  /// Set by a caller that trains the model (not an option).
+  bool training = false;
 
+  /// The --trainable patterns in effect.
+  std::vector<std::string> trainablePatterns() const;
   void bindOptions(OptionBinder &binder);
 };
 

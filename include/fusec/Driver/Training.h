@@ -49,6 +49,15 @@ struct TrainStepSignature {
   int64_t lossResult = 0, scaleResult = -1, skippedResult = -1;
   /// The arguments marked fusec.param (the trained parameters), in order.
   std::vector<int64_t> params;
+  /// The loss function's arguments that are model state (fusec.state:
+  /// batch-normalization statistics, the dropout key), in order: updated by
+  /// every step, not trained, not data.
+  std::vector<int64_t> modelState;
+  /// Per user argument: the initial value the model gives it (fusec.init:
+  /// an imported model's weights and statistics), or an empty Buffer.
+  std::vector<Buffer> initialValues;
+  /// Per user argument: its fusec.state role, or empty.
+  std::vector<std::string> argRoles;
   /// Per result: the loss function's result it is (fusec.metric), or -1.
   std::vector<int64_t> metricOf;
   /// Per result: its number of elements.
@@ -61,6 +70,11 @@ struct TrainStepSignature {
   std::vector<DType> argDTypes;
   std::vector<Shape> argShapes;
 };
+
+/// Per argument of `func`: the value its fusec.init elements attribute
+/// gives (an imported model's weights), or an empty Buffer; an error at
+/// the argument when the attribute does not fit it.
+mlir::FailureOr<std::vector<Buffer>> initialValuesOf(mlir::func::FuncOp func);
 
 /// The signature of `<loss>_train_step` in `module`, or an error at the
 /// function (a missing step, state of a type without an initial value).
@@ -92,6 +106,9 @@ struct TrainLoopOptions {
   std::string log;
   /// Prepares the next batch on a second thread while a step runs.
   bool staging = true;
+  /// --save-onnx: the ONNX model written again with its trained
+  /// initializers.
+  std::string saveOnnx;
   void bindOptions(OptionBinder &binder);
 };
 
@@ -140,6 +157,23 @@ hostStepRunner(const TrainStepSignature &signature, std::vector<Buffer> args,
 std::unique_ptr<TrainStepRunner>
 deviceStepRunner(const TrainStepSignature &signature, std::vector<Buffer> args,
                  rt::LoadedExecutable &loaded, std::string &error);
+
+/// The arguments a trained model is made of, in order: the parameters,
+/// then the model state that is the model's (running statistics; not the
+/// dropout key). --output-dir and --save-onnx write these.
+std::vector<int64_t> trainedArguments(const TrainStepSignature &signature);
+
+/// Whether user argument `k` is data (neither a parameter nor model state).
+bool isDataArgument(const TrainStepSignature &signature, int64_t k);
+
+/// The role of the dropout generator's key: (seed, step), whose seed a
+/// training run sets (seedModelState).
+inline constexpr const char *kDropoutKeyRole = "dropout.key";
+
+/// Gives model state that a run seeds its seed: the dropout key of
+/// `args` (the user arguments) starts at (seed, 0).
+void seedModelState(const TrainStepSignature &signature,
+                    std::vector<Buffer> &args, int64_t seed);
 
 /// Appends the initial training state to the user's arguments `args`.
 bool addTrainingState(const TrainStepSignature &signature,

@@ -15,6 +15,7 @@
 
 #include "OnnxImporter.h"
 #include "fusec/Conversion/OnnxImport.h"
+#include "fusec/Dialect/Fusec/IR/TrainingAttributes.h"
 #include "fusec/Interpreter/Kernels.h"
 #include "fusec/Support/Checked.h"
 #include "fusec/Support/File.h"
@@ -160,10 +161,8 @@ Value Node::finish(Operation *op) {
   return op->getResult(0);
 }
 
-std::optional<SmallVector<double>> Node::constantValues(Value v) {
-  ElementsAttr attr;
-  if (!v || !matchPattern(v, m_Constant(&attr)))
-    return std::nullopt;
+/// The elements of `attr` as doubles; nullopt if they cannot be read.
+static std::optional<SmallVector<double>> valuesOf(ElementsAttr attr) {
   EvalContext ctx;
   Buffer buffer = elementsToBuffer(attr, ctx);
   if (!buffer)
@@ -172,6 +171,21 @@ std::optional<SmallVector<double>> Node::constantValues(Value v) {
   for (int64_t i = 0, e = buffer.numElements(); i < e; ++i)
     values.push_back(buffer.getAsDouble(i));
   return values;
+}
+
+std::optional<SmallVector<double>> Node::constantValues(Value v) {
+  ElementsAttr attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return std::nullopt;
+  return valuesOf(attr);
+}
+
+std::optional<SmallVector<double>> Node::requiredValues(Value v) {
+  if (std::optional<SmallVector<double>> values = constantValues(v))
+    return values;
+  if (!v || !model.isParameter(v))
+    return std::nullopt;
+  return valuesOf(model.freeze(v));
 }
 
 FailureOr<SmallVector<int64_t>> Node::constantInts(unsigned i, StringRef what) {
@@ -365,12 +379,26 @@ namespace {
 /// once, never printed inline); smaller ones dense literals that fold.
 constexpr int64_t kBlobElements = 1024;
 
-class Importer {
+class Importer final : public ImportContext {
 public:
   Importer(MLIRContext &context, StringRef path, const OnnxImportOptions &o)
       : context(context), path(path.str()), options(o), b(&context) {}
 
   OwningOpRef<ModuleOp> run(StringRef bytes);
+
+  // ImportContext.
+  Mode mode() const override { return mode_; }
+  bool isParameter(Value v) const override {
+    return kindOf(v) == InitializerRole::Parameter;
+  }
+  bool isState(Value v) const override {
+    return kindOf(v) == InitializerRole::State;
+  }
+  ElementsAttr freeze(Value v) override;
+  void updateState(Value state, Value next) override {
+    stateUpdates.emplace_back(state, next);
+  }
+  Value dropoutKey() override;
 
 private:
   Location where(const Twine &what) {
@@ -387,6 +415,17 @@ private:
   FailureOr<RankedTensorType> inputType(const onnx::ValueInfoProto &info,
                                         Location loc);
   void convertNode(int index, const onnx::NodeProto &node);
+  /// Reads the initializers and the --constant-input files once.
+  void readConstants(const onnx::GraphProto &graph);
+  /// The graph as function `name` in `mode`, appended to the module at the
+  /// builder; null after errors.
+  func::FuncOp buildFunction(const onnx::GraphProto &graph, StringRef name,
+                             Mode mode);
+  InitializerRole::Kind kindOf(Value v) const {
+    auto it = initializerArgs.find(v);
+    return it == initializerArgs.end() ? InitializerRole::Constant
+                                       : roles[it->second].kind;
+  }
 
   MLIRContext &context;
   std::string path;
@@ -400,6 +439,22 @@ private:
   /// Outputs of nodes that failed: their users are skipped silently.
   llvm::StringSet<> poisoned;
   ConverterMap converters;
+
+  /// Per initializer (graph order): its value (null if it cannot be read)
+  /// and its role.
+  std::vector<ElementsAttr> initializers;
+  std::vector<InitializerRole> roles;
+  /// Graph inputs given a value by --constant-input.
+  llvm::StringMap<ElementsAttr> constantInputs;
+  /// Of the function being built: its mode, the arguments of initializers
+  /// (the initializer's position), the state updates and the dropout key.
+  Mode mode_ = Mode::Inference;
+  Block *body = nullptr;
+  llvm::DenseMap<Value, size_t> initializerArgs;
+  SmallVector<std::pair<Value, Value>> stateUpdates;
+  Value key;
+  /// A parameter was frozen by a converter: the import starts again.
+  bool frozeParameter = false;
 };
 
 FailureOr<std::string> Importer::externalData(const onnx::TensorProto &t,
@@ -671,7 +726,7 @@ void Importer::convertNode(int index, const onnx::NodeProto &node) {
   Block *block = b.getInsertionBlock();
   b.setInsertionPointToEnd(block);
   Operation *mark = block->empty() ? nullptr : &block->back();
-  Node n(node, opset, b, loc, inputs);
+  Node n(node, index, opset, *this, b, loc, inputs);
   LogicalResult converted = it->second(n);
   if (failed(converted) || !n.failure.empty()) {
     // What the node built is discarded (it may not verify).
@@ -697,6 +752,199 @@ void Importer::convertNode(int index, const onnx::NodeProto &node) {
     }
     values[name] = v;
   }
+}
+
+ElementsAttr Importer::freeze(Value v) {
+  size_t i = initializerArgs.lookup(v);
+  roles[i] = InitializerRole();
+  frozeParameter = true;
+  const std::string &name = model.graph().initializer(int(i)).name();
+  emitWarning(where("initializer '" + name + "'"))
+      << "initializer '" << name
+      << "' is not trained: the import needs its value as a constant";
+  return initializers[i];
+}
+
+Value Importer::dropoutKey() {
+  if (key)
+    return key;
+  key = body->addArgument(RankedTensorType::get({2}, b.getI32Type()),
+                          where("dropout key"));
+  return key;
+}
+
+void Importer::readConstants(const onnx::GraphProto &graph) {
+  for (const onnx::TensorProto &t : graph.initializer()) {
+    FailureOr<ElementsAttr> attr =
+        tensor(t, where("initializer '" + t.name() + "'"));
+    initializers.push_back(succeeded(attr) ? *attr : ElementsAttr());
+  }
+  llvm::StringSet<> initialized;
+  for (const onnx::TensorProto &t : graph.initializer())
+    initialized.insert(t.name());
+  for (const onnx::ValueInfoProto &info : graph.input()) {
+    auto constant = options.constantInputs.find(info.name());
+    if (initialized.contains(info.name()) ||
+        constant == options.constantInputs.end())
+      continue;
+    Location loc = where("input '" + info.name() + "'");
+    std::string message;
+    Buffer value = readNpy(constant->second, message);
+    std::string typeName;
+    Type element = elementTypeOf(
+        &context, info.type().tensor_type().elem_type(), &typeName);
+    Shape shape = value ? value.shape() : Shape();
+    auto type = RankedTensorType::get(
+        SmallVector<int64_t>(shape.begin(), shape.end()), element);
+    if (!value || !element || toDType(element) != value.dtype()) {
+      error(loc, "--constant-input for '" + info.name() + "': " +
+                     (value ? "the file holds " +
+                                  std::string(dtypeName(value.dtype())) +
+                                  ", the input is " + typeName
+                            : message));
+      continue;
+    }
+    constantInputs[info.name()] = bufferToDense(value, type);
+  }
+  Location fileLoc = where("model");
+  for (const auto &[name, path] : options.constantInputs)
+    if (!llvm::any_of(graph.input(), [&, &name = name](const auto &info) {
+          return info.name() == name;
+        }))
+      error(fileLoc, "--constant-input names '" + name +
+                         "', which is not an input of the model");
+  for (const auto &[name, shape] : options.inputShapes)
+    if (!llvm::any_of(graph.input(), [&, &name = name](const auto &info) {
+          return info.name() == name && !initialized.contains(name);
+        }))
+      error(fileLoc, "--input-shape names '" + name +
+                         "', which is not an input of the model");
+}
+
+func::FuncOp Importer::buildFunction(const onnx::GraphProto &graph,
+                                     StringRef name, Mode mode) {
+  mode_ = mode;
+  values.clear();
+  poisoned.clear();
+  initializerArgs.clear();
+  stateUpdates.clear();
+  key = Value();
+  Location funcLoc = where("graph '" + graph.name() + "'");
+  auto func = func::FuncOp::create(b, funcLoc, name, b.getFunctionType({}, {}));
+  body = func.addEntryBlock();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(body);
+  Builder attrs(&context);
+  SmallVector<NamedAttrList> argAttrs;
+  auto named = [&](StringRef n) {
+    NamedAttrList list;
+    list.set(kNameAttrName, attrs.getStringAttr(n));
+    return list;
+  };
+  // Initializers: constants, or (imported for training) arguments after
+  // the inputs.
+  llvm::StringSet<> initialized;
+  bool training = mode != Mode::Inference;
+  for (auto [i, t] : llvm::enumerate(graph.initializer())) {
+    initialized.insert(t.name());
+    if (!initializers[i]) {
+      poisoned.insert(t.name());
+      continue;
+    }
+    if (!training || roles[i].kind == InitializerRole::Constant)
+      values[t.name()] = ConstantOp::create(
+          b, where("initializer '" + t.name() + "'"), initializers[i]);
+  }
+  // Inputs that are not initializers: arguments (or constants).
+  for (const onnx::ValueInfoProto &info : graph.input()) {
+    if (initialized.contains(info.name()))
+      continue;
+    Location loc = where("input '" + info.name() + "'");
+    if (options.constantInputs.count(info.name())) {
+      if (ElementsAttr value = constantInputs.lookup(info.name()))
+        values[info.name()] = ConstantOp::create(b, loc, value);
+      else
+        poisoned.insert(info.name());
+      continue;
+    }
+    FailureOr<RankedTensorType> type = inputType(info, loc);
+    if (failed(type)) {
+      poisoned.insert(info.name());
+      continue;
+    }
+    values[info.name()] = body->addArgument(*type, loc);
+    argAttrs.push_back(named(info.name()));
+  }
+  if (training) {
+    for (auto kind : {InitializerRole::Parameter, InitializerRole::State})
+      for (auto [i, t] : llvm::enumerate(graph.initializer())) {
+        if (roles[i].kind != kind || !initializers[i])
+          continue;
+        Value arg = body->addArgument(initializers[i].getType(),
+                                      where("initializer '" + t.name() + "'"));
+        values[t.name()] = arg;
+        initializerArgs[arg] = i;
+        NamedAttrList list = named(t.name());
+        if (kind == InitializerRole::Parameter)
+          list.set(kParamAttrName, attrs.getUnitAttr());
+        else
+          list.set(kStateAttrName, attrs.getStringAttr(roles[i].state));
+        list.set(kInitAttrName, initializers[i]);
+        argAttrs.push_back(list);
+      }
+  }
+  for (auto [i, node] : llvm::enumerate(graph.node()))
+    convertNode(int(i), node);
+  SmallVector<Value> results;
+  SmallVector<NamedAttrList> resultAttrs;
+  for (const onnx::ValueInfoProto &info : graph.output()) {
+    if (poisoned.contains(info.name()))
+      continue;
+    Value v = values.lookup(info.name());
+    if (!v) {
+      error(where("output '" + info.name() + "'"),
+            "output '" + info.name() + "' is not computed by the graph");
+      continue;
+    }
+    results.push_back(v);
+    resultAttrs.push_back(named(info.name()));
+  }
+  if (errors)
+    return nullptr;
+  // The training function returns the next value of each state argument.
+  auto updates = [&](Value state, Value next) {
+    results.push_back(next);
+    NamedAttrList list =
+        named(cast<StringAttr>(
+                  argAttrs[cast<BlockArgument>(state).getArgNumber()].get(
+                      kNameAttrName))
+                  .getValue());
+    list.set(kUpdatesAttrName, attrs.getI64IntegerAttr(
+                                   cast<BlockArgument>(state).getArgNumber()));
+    resultAttrs.push_back(list);
+  };
+  if (key) {
+    // The dropout key (seed, step): the step counts training steps.
+    NamedAttrList list = named("dropout.key");
+    list.set(kStateAttrName, attrs.getStringAttr("dropout.key"));
+    auto type = RankedTensorType::get({2}, b.getI32Type());
+    list.set(kInitAttrName,
+             DenseElementsAttr::get(type, ArrayRef<int32_t>{0, 0}));
+    argAttrs.push_back(list);
+    Value one = ConstantOp::create(
+        b, key.getLoc(), DenseElementsAttr::get(type, ArrayRef<int32_t>{0, 1}));
+    stateUpdates.emplace_back(key, AddOp::create(b, key.getLoc(), key, one));
+  }
+  for (auto [state, next] : stateUpdates)
+    updates(state, next);
+  func::ReturnOp::create(b, funcLoc, results);
+  func.setFunctionType(b.getFunctionType(body->getArgumentTypes(),
+                                         ValueRange(results).getTypes()));
+  for (auto [i, list] : llvm::enumerate(argAttrs))
+    func.setArgAttrs(unsigned(i), list.getDictionary(&context));
+  for (auto [i, list] : llvm::enumerate(resultAttrs))
+    func.setResultAttrs(unsigned(i), list.getDictionary(&context));
+  return func;
 }
 
 OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
@@ -726,103 +974,60 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   addAttentionConverters(converters);
 
   const onnx::GraphProto &graph = model.graph();
-  OwningOpRef<ModuleOp> module = ModuleOp::create(where("model"));
-  b.setInsertionPointToEnd(module->getBody());
-  // Initializers: constants.
-  llvm::StringSet<> initialized;
-  auto func =
-      func::FuncOp::create(b, where("graph '" + graph.name() + "'"),
-                           options.functionName, b.getFunctionType({}, {}));
-  Block *body = func.addEntryBlock();
-  b.setInsertionPointToEnd(body);
-  for (const onnx::TensorProto &t : graph.initializer()) {
-    Location loc = where("initializer '" + t.name() + "'");
-    FailureOr<ElementsAttr> attr = tensor(t, loc);
-    if (failed(attr)) {
-      poisoned.insert(t.name());
-      continue;
-    }
-    values[t.name()] = ConstantOp::create(b, loc, *attr);
-    initialized.insert(t.name());
-  }
-  // Inputs that are not initializers: arguments.
-  SmallVector<Type> argTypes;
-  SmallVector<Attribute> argNames;
-  for (const onnx::ValueInfoProto &info : graph.input()) {
-    if (initialized.contains(info.name()))
-      continue;
-    Location loc = where("input '" + info.name() + "'");
-    auto constant = options.constantInputs.find(info.name());
-    if (constant != options.constantInputs.end()) {
-      std::string message;
-      Buffer value = readNpy(constant->second, message);
-      std::string typeName;
-      Type element = elementTypeOf(
-          &context, info.type().tensor_type().elem_type(), &typeName);
-      Shape shape = value ? value.shape() : Shape();
-      auto type = RankedTensorType::get(
-          SmallVector<int64_t>(shape.begin(), shape.end()), element);
-      if (!value || !element || toDType(element) != value.dtype()) {
-        error(loc, "--constant-input for '" + info.name() + "': " +
-                       (value ? "the file holds " +
-                                    std::string(dtypeName(value.dtype())) +
-                                    ", the input is " + typeName
-                              : message));
-        poisoned.insert(info.name());
-        continue;
-      }
-      values[info.name()] =
-          ConstantOp::create(b, loc, bufferToDense(value, type));
-      initialized.insert(info.name());
-      continue;
-    }
-    FailureOr<RankedTensorType> type = inputType(info, loc);
-    if (failed(type)) {
-      poisoned.insert(info.name());
-      continue;
-    }
-    values[info.name()] = body->addArgument(*type, loc);
-    argTypes.push_back(*type);
-  }
-  for (const auto &[name, path] : options.constantInputs)
-    if (!llvm::any_of(graph.input(), [&, &name = name](const auto &info) {
-          return info.name() == name;
-        }))
-      error(fileLoc, "--constant-input names '" + name +
-                         "', which is not an input of the model");
-  for (const auto &[name, shape] : options.inputShapes)
-    if (!llvm::any_of(graph.input(), [&, &name = name](const auto &info) {
-          return info.name() == name && !initialized.contains(name);
-        }))
-      error(fileLoc, "--input-shape names '" + name +
-                         "', which is not an input of the model");
-  for (auto [i, node] : llvm::enumerate(graph.node()))
-    convertNode(int(i), node);
-  SmallVector<Value> results;
-  for (const onnx::ValueInfoProto &info : graph.output()) {
-    if (poisoned.contains(info.name()))
-      continue;
-    Value v = values.lookup(info.name());
-    if (!v) {
-      error(where("output '" + info.name() + "'"),
-            "output '" + info.name() + "' is not computed by the graph");
-      continue;
-    }
-    results.push_back(v);
-  }
+  readConstants(graph);
+  SmallVector<bool> isFloat;
+  for (ElementsAttr value : initializers)
+    isFloat.push_back(value && isa<FloatType>(value.getElementType()) &&
+                      value.getNumElements() > 0);
+  if (failed(planInitializerRoles(graph, options, isFloat, roles,
+                                  [&](const Twine &m) { error(fileLoc, m); })))
+    return nullptr;
   if (errors)
     return nullptr;
-  b.setInsertionPointToEnd(body);
-  func::ReturnOp::create(b, where("graph '" + graph.name() + "'"), results);
-  func.setFunctionType(
-      b.getFunctionType(argTypes, ValueRange(results).getTypes()));
-  // Argument names for reports and --input messages.
-  for (const onnx::ValueInfoProto &info : graph.input())
-    if (!initialized.contains(info.name()))
-      argNames.push_back(b.getStringAttr(info.name()));
-  for (auto [i, name] : llvm::enumerate(argNames))
-    func.setArgAttr(unsigned(i), "fusec.name", name);
-  return module;
+  bool training = llvm::any_of(roles, [](const InitializerRole &r) {
+    return r.kind == InitializerRole::Parameter;
+  });
+  // A converter that needs a parameter's value freezes it: build again
+  // without it (at most once per parameter).
+  while (true) {
+    frozeParameter = false;
+    OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+    b.setInsertionPointToEnd(module->getBody());
+    std::string name = options.functionName;
+    func::FuncOp main =
+        buildFunction(graph, name, training ? Mode::Training : Mode::Inference);
+    if (!main)
+      return nullptr;
+    if (frozeParameter)
+      continue;
+    if (!training)
+      return module;
+    func::FuncOp eval = buildFunction(graph, name + "_eval", Mode::Evaluation);
+    if (!eval)
+      return nullptr;
+    if (frozeParameter)
+      continue;
+    // The same arguments: the dropout key, if the training function draws,
+    // is the evaluation twin's last (unused) argument.
+    Block &evalBody = eval.getBody().front();
+    for (unsigned i = eval.getNumArguments(); i < main.getNumArguments(); ++i)
+      evalBody.addArgument(main.getArgument(i).getType(),
+                           main.getArgument(i).getLoc());
+    eval.setFunctionType(b.getFunctionType(
+        evalBody.getArgumentTypes(), eval.getFunctionType().getResults()));
+    SmallVector<DictionaryAttr> argAttrs;
+    main.getAllArgAttrs(argAttrs);
+    eval.setAllArgAttrs(argAttrs);
+    main->setAttr(kEvalAttrName, FlatSymbolRefAttr::get(eval.getSymNameAttr()));
+    if (!llvm::any_of(roles, [](const InitializerRole &r) {
+          return r.kind == InitializerRole::Parameter;
+        })) {
+      error(fileLoc, "nothing to train: the import needs the value of every "
+                     "initializer --trainable matches as a constant");
+      return nullptr;
+    }
+    return module;
+  }
 }
 
 } // namespace

@@ -11,6 +11,7 @@
 #ifndef FUSEC_LIB_CONVERSION_ONNXTOFUSEC_ONNXIMPORTER_H
 #define FUSEC_LIB_CONVERSION_ONNXTOFUSEC_ONNXIMPORTER_H
 
+#include "fusec/Conversion/OnnxImport.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -28,15 +29,54 @@ namespace fusec::onnx_import {
 mlir::Type elementTypeOf(mlir::MLIRContext *context, int dataType,
                          std::string *name = nullptr);
 
+/// What converters may ask of the import beyond their node: which
+/// function is being built, and the arguments that hold initializers when
+/// the model is imported for training (docs/importing-models.md,
+/// "Importing for training").
+class ImportContext {
+public:
+  enum class Mode {
+    /// A model imported to run: initializers are constants.
+    Inference,
+    /// The training function: batch normalization with a trainable scale
+    /// or bias uses the batch's statistics and updates the running ones,
+    /// Dropout drops.
+    Training,
+    /// Its evaluation twin: the same arguments, inference semantics.
+    Evaluation,
+  };
+  virtual ~ImportContext() = default;
+  virtual Mode mode() const = 0;
+  /// Whether `v` is the argument of a trainable initializer.
+  virtual bool isParameter(mlir::Value v) const = 0;
+  /// The initial value of the parameter `v` for a converter that needs it
+  /// as a constant (a pad value, a range's bounds); the import then starts
+  /// again with that initializer frozen.
+  virtual mlir::ElementsAttr freeze(mlir::Value v) = 0;
+  /// Whether `v` is the argument of model state (a running statistic).
+  virtual bool isState(mlir::Value v) const = 0;
+  /// Records `next` as the value of the state argument `state` after a
+  /// training step.
+  virtual void updateState(mlir::Value state, mlir::Value next) = 0;
+  /// The key (seed, step) of the dropout generator: an argument made on
+  /// first use, whose step the training step advances.
+  virtual mlir::Value dropoutKey() = 0;
+};
+
 class Node {
 public:
-  Node(const onnx::NodeProto &proto, int64_t opset, mlir::OpBuilder &builder,
-       mlir::Location loc, llvm::ArrayRef<mlir::Value> inputs)
-      : proto(proto), opset(opset), b(builder), loc(loc), inputs(inputs) {}
+  Node(const onnx::NodeProto &proto, int64_t index, int64_t opset,
+       ImportContext &model, mlir::OpBuilder &builder, mlir::Location loc,
+       llvm::ArrayRef<mlir::Value> inputs)
+      : proto(proto), index(index), opset(opset), model(model), b(builder),
+        loc(loc), inputs(inputs) {}
 
   const onnx::NodeProto &proto;
+  /// The node's position in the graph.
+  int64_t index;
   /// The version of the default-domain opset the model imports.
   int64_t opset;
+  ImportContext &model;
   mlir::OpBuilder &b;
   mlir::Location loc;
 
@@ -92,6 +132,9 @@ public:
   constantInts(unsigned i, llvm::StringRef what);
   /// The values of a constant input as doubles; nullopt if not constant.
   std::optional<llvm::SmallVector<double>> constantValues(mlir::Value v);
+  /// constantValues for an input the converter cannot do without: a
+  /// trainable initializer's initial value (ImportContext::freeze) too.
+  std::optional<llvm::SmallVector<double>> requiredValues(mlir::Value v);
   /// `axis` in [-rank, rank) made non-negative; a failure otherwise.
   mlir::FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
   /// Each of `axes` normalised, sorted, repeats removed.
@@ -158,6 +201,27 @@ public:
 private:
   llvm::ArrayRef<mlir::Value> inputs;
 };
+
+/// What an initializer becomes when the model is imported for training.
+struct InitializerRole {
+  enum Kind { Constant, Parameter, State } kind = Constant;
+  /// State: its role ("batch_norm.running_mean", "batch_norm.running_var").
+  std::string state;
+};
+
+/// The role of each of `graph`'s initializers (in its order) under
+/// `options.trainable` and `options.frozen`: the float initializers that a
+/// trainable pattern matches and no frozen one does are parameters, except
+/// batch-normalization statistics, which are state where the
+/// normalization's scale or bias is a parameter (it then normalizes with
+/// the batch's statistics and updates these) and constants otherwise. A
+/// pattern that matches no initializer, or only integer ones, and
+/// trainable patterns that leave nothing to train are errors, reported
+/// through `error`; `readable[i]` says whether initializer i could be read.
+mlir::LogicalResult planInitializerRoles(
+    const onnx::GraphProto &graph, const OnnxImportOptions &options,
+    llvm::ArrayRef<bool> isFloat, std::vector<InitializerRole> &roles,
+    llvm::function_ref<void(const llvm::Twine &)> error);
 
 /// Converts one node: fills `node.outputs`, or fails with `node.fail`.
 using Converter = mlir::LogicalResult (*)(Node &node);

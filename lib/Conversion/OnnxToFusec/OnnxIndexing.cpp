@@ -76,7 +76,7 @@ LogicalResult oneHot(Node &n) {
   if (failed(n.need(3)))
     return failure();
   Value indices = n.input(0), values = n.input(2);
-  std::optional<SmallVector<double>> depthValue = n.constantValues(n.input(1));
+  std::optional<SmallVector<double>> depthValue = n.requiredValues(n.input(1));
   if (!depthValue || depthValue->size() != 1)
     return n.fail("depth must be a constant scalar");
   int64_t depth = int64_t(depthValue->front());

@@ -431,11 +431,64 @@ Value foldIntoConvolution(Node &n, Value x, ArrayRef<double> a,
 /// eps) and b = bias - mean * a, computed here in f64 when the statistics
 /// are constants (so that the product with a following or preceding
 /// convolution's weights folds).
+/// Training batch normalisation (ONNX's training_mode = 1): the batch's
+/// mean and population variance over every axis but the channel (in f32
+/// for f16/bf16 inputs), and, where the statistics are state arguments,
+/// their next values `running * momentum + batch * (1 - momentum)`.
+LogicalResult trainingBatchNorm(Node &n) {
+  Value x = n.input(0);
+  int64_t rank = n.rankOf(x);
+  int64_t c = n.typeOf(x).getDimSize(1);
+  Type t = n.elementOf(x);
+  Type compute = t.isF64() ? t : n.b.getF32Type();
+  SmallVector<int64_t> axes{0};
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  Value xc = n.castTo(x, compute);
+  Value mean = n.reduce<ReduceMeanOp>(xc, axes, /*keepDims=*/true);
+  Value d = n.sub(xc, mean);
+  Value var = n.reduce<ReduceMeanOp>(n.mul(d, d), axes, /*keepDims=*/true);
+  double eps = n.getFloat("epsilon", 1e-5f);
+  Value inv = n.make<RsqrtOp>(n.add(var, n.scalar(compute, eps)));
+  SmallVector<int64_t> shape = channelShape(c, rank);
+  Value scale = n.castTo(n.reshape(n.input(1), shape), compute);
+  Value bias = n.castTo(n.reshape(n.input(2), shape), compute);
+  n.outputs.push_back(n.castTo(n.add(n.mul(n.mul(d, inv), scale), bias), t));
+  double momentum = n.getFloat("momentum", 0.9f);
+  for (auto [input, batch] : {std::pair<unsigned, Value>{3, mean}, {4, var}}) {
+    Value running = n.input(input);
+    if (!n.model.isState(running))
+      continue;
+    Type rt = n.elementOf(running);
+    Value b = n.castTo(n.reshape(batch, {c}), rt);
+    n.model.updateState(running, n.add(n.mul(running, n.scalar(rt, momentum)),
+                                       n.mul(b, n.scalar(rt, 1 - momentum))));
+  }
+  return success();
+}
+
 LogicalResult batchNorm(Node &n) {
   if (failed(n.need(5)) || failed(needFloat(n, n.input(0))))
     return failure();
-  if (n.getInt("training_mode", 0))
-    return n.fail("training_mode 1 (fusec imports inference graphs)");
+  if (n.wantsOutput(1) || n.wantsOutput(2))
+    return n.fail("the running statistics as outputs (training_mode 1): "
+                  "fusec imports inference graphs, and trains them with "
+                  "--trainable");
+  if (n.rankOf(n.input(0)) < 2)
+    return n.fail("the input needs a channel dimension");
+  for (unsigned i = 1; i < 5; ++i)
+    if (n.typeOf(n.input(i)).getNumElements() !=
+        n.typeOf(n.input(0)).getDimSize(1))
+      return n.fail("input " + Twine(i) +
+                    " does not hold one value per "
+                    "channel");
+  if (n.model.mode() == ImportContext::Mode::Training &&
+      (n.model.isParameter(n.input(1)) || n.model.isParameter(n.input(2))))
+    return trainingBatchNorm(n);
+  if (n.getInt("training_mode", 0) &&
+      n.model.mode() == ImportContext::Mode::Inference)
+    return n.fail("training_mode 1 (fusec imports inference graphs, and "
+                  "trains them with --trainable)");
   Value x = n.input(0);
   int64_t rank = n.rankOf(x);
   if (rank < 2)

@@ -358,7 +358,7 @@ LogicalResult pad(Node &n) {
       return failure();
     pads = *p;
     if (Value v = n.input(2)) {
-      std::optional<SmallVector<double>> c = n.constantValues(v);
+      std::optional<SmallVector<double>> c = n.requiredValues(v);
       if (!c || c->size() != 1)
         return n.fail("input 2 ('constant_value') must be a constant scalar");
       value = c->front();
@@ -566,9 +566,9 @@ LogicalResult constantOfShape(Node &n) {
 }
 
 LogicalResult range(Node &n) {
-  std::optional<SmallVector<double>> start = n.constantValues(n.input(0));
-  std::optional<SmallVector<double>> limit = n.constantValues(n.input(1));
-  std::optional<SmallVector<double>> delta = n.constantValues(n.input(2));
+  std::optional<SmallVector<double>> start = n.requiredValues(n.input(0));
+  std::optional<SmallVector<double>> limit = n.requiredValues(n.input(1));
+  std::optional<SmallVector<double>> delta = n.requiredValues(n.input(2));
   if (!start || !limit || !delta || start->size() != 1 || limit->size() != 1 ||
       delta->size() != 1)
     return n.fail("start, limit and delta must be constant scalars");
@@ -617,19 +617,56 @@ LogicalResult gather(Node &n) {
   return success();
 }
 
+/// Dropout: the identity in inference; in a training function, each
+/// element kept with probability 1 - ratio and scaled by 1 / (1 - ratio),
+/// the draw a fusec.random_uniform of the dropout key with the node's
+/// position as its stream (so every step, and every Dropout, draws anew,
+/// and a resumed run draws the same).
 LogicalResult dropout(Node &n) {
   if (failed(needInput(n)))
     return failure();
-  if (n.opset >= 12 && n.input(2)) {
+  Value x = n.input(0);
+  ArrayRef<int64_t> shape = n.typeOf(x).getShape();
+  using Mode = ImportContext::Mode;
+  if (n.model.mode() == Mode::Training) {
+    double ratio = n.getFloat("ratio", 0.5f);
+    if (n.opset >= 12) {
+      ratio = 0.5;
+      if (Value r = n.input(1)) {
+        std::optional<SmallVector<double>> given = n.requiredValues(r);
+        if (!given || given->size() != 1)
+          return n.fail("input 1 ('ratio') must be a constant scalar to "
+                        "train");
+        ratio = given->front();
+      }
+    }
+    if (!(ratio >= 0 && ratio <= 1))
+      return n.fail("ratio " + std::to_string(ratio) + " is not in [0, 1]");
+    if (!isa<FloatType>(n.elementOf(x)))
+      return n.fail("dropout of a non-float tensor");
+    if (ratio > 0) {
+      Type f32 = n.b.getF32Type();
+      Value u = n.make<RandomUniformOp>(n.typeOf(x).clone(f32),
+                                        n.model.dropoutKey(), n.index);
+      Value keep = n.compare(CmpPredicate::ge, u, n.scalar(f32, ratio));
+      Type t = n.elementOf(x);
+      Value scaled =
+          ratio < 1 ? n.mul(x, n.scalar(t, 1 / (1 - ratio))) : n.scalar(t, 0);
+      n.outputs.push_back(n.select(keep, scaled, n.scalar(t, 0)));
+      if (n.wantsOutput(1))
+        n.outputs.push_back(keep);
+      return success();
+    }
+  }
+  if (n.model.mode() == Mode::Inference && n.opset >= 12 && n.input(2)) {
     std::optional<SmallVector<double>> training = n.constantValues(n.input(2));
     if (!training || training->size() != 1 || training->front() != 0)
-      return n.fail("training_mode must be a constant false (inference)");
+      return n.fail("training_mode must be a constant false (inference; "
+                    "--trainable imports the model for training)");
   }
-  Value x = n.input(0);
   n.outputs.push_back(x);
   if (n.wantsOutput(1))
-    n.outputs.push_back(
-        n.broadcastTo(n.scalar(n.b.getI1Type(), 1), n.typeOf(x).getShape()));
+    n.outputs.push_back(n.broadcastTo(n.scalar(n.b.getI1Type(), 1), shape));
   return success();
 }
 

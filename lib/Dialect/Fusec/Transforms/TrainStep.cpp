@@ -152,6 +152,16 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
     return func.emitError()
            << "train step: keep-io-low-precision does not apply to training "
               "steps (parameters are f32 master weights)";
+  // A result that updates an argument (model state) must have its type.
+  for (unsigned m = 1; m < func.getNumResults(); ++m)
+    if (auto arg = func.getResultAttrOfType<IntegerAttr>(m, kUpdatesAttrName))
+      if (arg.getInt() < 0 || arg.getInt() >= func.getNumArguments() ||
+          func.getArgumentTypes()[arg.getInt()] != func.getResultTypes()[m] ||
+          func.getArgAttr(unsigned(arg.getInt()), kParamAttrName))
+        return func.emitError()
+               << "train step: result " << m << " updates argument "
+               << arg.getInt()
+               << ", which is not a state argument of the result's type";
   std::string stepName = o.train + "_train_step";
   if (module.lookupSymbol(stepName))
     return func.emitError()
@@ -397,10 +407,19 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
     resultAttrs.push_back(attrs.getDictionaryAttr(
         {attrs.getNamedAttr(kSkippedAttrName, attrs.getUnitAttr())}));
   }
-  // The loss function's other results (metrics), computed by the same
-  // forward as the loss, before the update.
+  // The loss function's other results, computed by the same forward as the
+  // loss, before the update: the model's state updates (running
+  // statistics, the dropout key; kept as they were by a skipped step) and
+  // the metrics.
   for (unsigned m = 1; m < func.getNumResults(); ++m) {
-    results.push_back(gradResults[params.size() + m]);
+    Value value = gradResults[params.size() + m];
+    if (auto arg = func.getResultAttrOfType<IntegerAttr>(m, kUpdatesAttrName)) {
+      results.push_back(
+          keepIfSkipped(value, body->getArgument(unsigned(arg.getInt()))));
+      resultAttrs.push_back(func.getResultAttrDict(m));
+      continue;
+    }
+    results.push_back(value);
     resultAttrs.push_back(attrs.getDictionaryAttr({attrs.getNamedAttr(
         kMetricAttrName, attrs.getI64IntegerAttr(int64_t(m)))}));
   }
@@ -481,4 +500,5 @@ void TrainingOptions::bindOptions(OptionBinder &binder) {
                 "gradient");
   binder.integer("loss-scale-interval", lossScaleInterval,
                  "Dynamic loss scaling: good steps before the scale grows", 1);
+  loss.bindOptions(binder);
 }

@@ -24,6 +24,7 @@ struct FoldOptions {
 };
 
 struct AutodiffOptions;
+struct LossOptions;
 struct FusionOptions;
 class FusionObserver;
 struct MixedPrecisionOptions;
@@ -37,6 +38,7 @@ std::unique_ptr<mlir::Pass>
 createFusecFuseElementwise(const FusionOptions &,
                            FusionObserver *observer = nullptr);
 std::unique_ptr<mlir::Pass> createFusecAutodiff(const AutodiffOptions &);
+std::unique_ptr<mlir::Pass> createFusecAddLoss(const LossOptions &);
 std::unique_ptr<mlir::Pass>
 createFusecMixedPrecision(const MixedPrecisionOptions &);
 std::unique_ptr<mlir::Pass> createFusecTrainStep(const TrainingOptions &,

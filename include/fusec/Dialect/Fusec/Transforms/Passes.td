@@ -295,6 +295,49 @@ def FusecMixedPrecision : Pass<"fusec-mixed-precision", "mlir::ModuleOp"> {
   let dependentDialects = ["::fusec::FusecDialect"];
 }
 
+def FusecAddLoss : Pass<"fusec-add-loss", "mlir::ModuleOp"> {
+  let summary = "Add a loss function to a model that has none";
+  let description = [{
+    An exported model computes its outputs, not a loss. This pass adds the
+    loss function `loss` that training needs: the model function's
+    arguments (its parameters stay `fusec.param`) followed by a labels
+    argument named `labels`, a call of the model, and as results the loss
+    (`fusec.name = "loss"`), then, for the classification losses, the
+    accuracy (`"accuracy"`, a metric), then the model's state updates
+    (results with `fusec.updates`, such as running statistics). When the
+    model function has an evaluation twin (`fusec.eval`, as the ONNX import
+    for training makes), `loss_eval` computes the same loss and metrics
+    from the twin, and `loss` names it as its own twin (validation runs
+    it). The model functions become private: once inlined, they are gone.
+
+    The losses, each the mean over the output's leading dimensions (every
+    position of a sequence counts as a sample), computed in f32:
+
+    * `softmax-cross-entropy`: logits `[..., C]`, labels of the same shape
+      (one-hot or probabilities): `-sum(labels * log_softmax(logits))`.
+    * `sparse-softmax-cross-entropy`: logits `[..., C]`, `i64` class labels
+      `[...]`: `-log_softmax(logits)[label]` (a label outside `[0, C)`
+      contributes 0).
+    * `cross-entropy` and `sparse-cross-entropy`: the same from
+      probabilities (a softmax's output), as Keras computes them: the
+      probabilities divided by their sum (one-hot labels) and clipped to
+      `[1e-7, 1 - 1e-7]` before the logarithm.
+    * `mse`: `(output - labels)^2` over every element.
+    * `binary-cross-entropy`: probabilities and 0/1 labels of the same
+      shape, clipped as Keras does:
+      `-(labels * log(p) + (1 - labels) * log(1 - p))`.
+
+    Accuracy: the fraction of samples whose largest output (the first on a
+    tie) is the label's class (the largest label, for one-hot labels); for
+    `binary-cross-entropy`, of elements on the label's side of 0.5.
+
+    Options: [training](FusecOptions.md#training) (`loss`, `loss-output`,
+    `labels`, `loss-of`).
+  }];
+  let dependentDialects = ["::fusec::FusecDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def FusecTrainStep : Pass<"fusec-train-step", "mlir::ModuleOp"> {
   let summary = "Build a training step: forward, backward, optimizer update";
   let description = [{

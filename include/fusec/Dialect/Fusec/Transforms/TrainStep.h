@@ -9,6 +9,7 @@
 #define FUSEC_DIALECT_FUSEC_TRANSFORMS_TRAINSTEP_H
 
 #include "fusec/Dialect/Fusec/IR/TrainingAttributes.h"
+#include "fusec/Dialect/Fusec/Transforms/AddLoss.h"
 #include "fusec/Dialect/Fusec/Transforms/MixedPrecision.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,7 +36,14 @@ struct TrainingOptions {
   std::string lossScale = "default";
   double lossScaleInit = 65536, lossScaleGrowth = 2, lossScaleBackoff = 0.5;
   int64_t lossScaleInterval = 2000;
+  /// A loss added to a model that has none (fusec-add-loss).
+  LossOptions loss;
 
+  /// With a loss to add and no `train`, trains the added loss function.
+  void resolve() {
+    if (train.empty() && loss.kind != LossKind::None)
+      train = kAddedLossName.str();
+  }
   void bindOptions(OptionBinder &binder);
 };
 
