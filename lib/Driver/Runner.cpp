@@ -287,7 +287,8 @@ LogicalResult driver::fitModule(Invocation &inv, ModuleOp module,
   std::vector<std::string> lines;
   bool written = writeNamedTensors(inv.outputDir, trained, lines, error);
   for (const std::string &line : lines)
-    out << line << "\n";
+    if (!options.quiet)
+      out << line << "\n";
   if (!written)
     return fail(module);
   return saveTrainedOnnx(inv, trained, module, out);
@@ -323,7 +324,8 @@ LogicalResult driver::saveTrainedOnnx(
       !replaceOnnxInitializers(bytes.view(), values, written, error) ||
       !writeFileAtomically(path, written, error))
     return module.emitError() << "--save-onnx=" << path << ": " << error;
-  out << "wrote " << path << ": " << inv.input << " with " << values.size()
-      << " trained initializers\n";
+  if (!inv.trainLoop.quiet)
+    out << "wrote " << path << ": " << inv.input << " with " << values.size()
+        << " trained initializers\n";
   return success();
 }

@@ -397,3 +397,124 @@ def test_from_torch():
     exe = fusec.from_torch(net, x).compile(backend="interp")
     np.testing.assert_allclose(exe(x.numpy()), net(x).detach().numpy(),
                                rtol=1e-4, atol=1e-6)
+
+
+def small_onnx(path):
+    """Dense -> BatchNormalization (BatchNorm1d-like) -> Relu -> Dense, the
+    ONNX initializers named as PyTorch names them; a Reshape whose shape is
+    an int64 initializer (constant whatever --trainable says)."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    r = np.random.default_rng(3)
+    f = np.float32
+    inits = {
+        "fc1.weight": r.normal(0, 0.5, (6, 5)).astype(f),
+        "fc1.bias": r.normal(0, 0.1, 6).astype(f),
+        "bn.weight": r.uniform(0.8, 1.2, 6).astype(f),
+        "bn.bias": r.normal(0, 0.1, 6).astype(f),
+        "bn.running_mean": np.zeros(6, f),
+        "bn.running_var": np.ones(6, f),
+        "fc2.weight": r.normal(0, 0.5, (3, 6)).astype(f),
+        "fc2.bias": np.zeros(3, f),
+        "shape": np.array([-1, 6], np.int64),
+    }
+    nodes = [
+        helper.make_node("Gemm", ["x", "fc1.weight", "fc1.bias"], ["h"],
+                         transB=1),
+        helper.make_node("Reshape", ["h", "shape"], ["hr"]),
+        helper.make_node("BatchNormalization",
+                         ["hr", "bn.weight", "bn.bias", "bn.running_mean",
+                          "bn.running_var"], ["n"], momentum=0.9,
+                         epsilon=1e-5),
+        helper.make_node("Relu", ["n"], ["a"]),
+        helper.make_node("Gemm", ["a", "fc2.weight", "fc2.bias"], ["logits"],
+                         transB=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "small",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [16, 5])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [16, 3])],
+        [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    onnx.save(helper.make_model(graph,
+                                opset_imports=[helper.make_opsetid("", 17)]),
+              path)
+    return inits
+
+
+def small_forward(inits, x, labels):
+    """NumPy: the training-mode forward pass, its loss and the running
+    statistics the step leaves."""
+    h = x.astype(np.float64) @ inits["fc1.weight"].T + inits["fc1.bias"]
+    mean, var = h.mean(0), h.var(0)
+    n = (h - mean) / np.sqrt(var + 1e-5) * inits["bn.weight"] + inits["bn.bias"]
+    z = np.maximum(n, 0) @ inits["fc2.weight"].T + inits["fc2.bias"]
+    logp = z - z.max(1, keepdims=True)
+    logp -= np.log(np.exp(logp).sum(1, keepdims=True))
+    loss = -logp[np.arange(len(labels)), labels].mean()
+    return loss, (inits["bn.running_mean"] * 0.9 + mean * 0.1,
+                  inits["bn.running_var"] * 0.9 + var * 0.1)
+
+
+def test_fine_tune_an_imported_onnx_model(tmp_path):
+    path = str(tmp_path / "small.onnx")
+    inits = small_onnx(path)
+    r = np.random.default_rng(4)
+    x = r.normal(size=(16, 5)).astype(np.float32)
+    labels = r.integers(0, 3, 16).astype(np.int64)
+    step = fusec.training.compile(fusec.load(path),
+                                  loss="sparse-softmax-cross-entropy",
+                                  optimizer="sgd", momentum=0,
+                                  learning_rate=0.1, backend="interp")
+    assert step.data_names == ["x", "labels"]
+    assert step.param_names == ["fc1.weight", "fc1.bias", "bn.weight",
+                                "bn.bias", "fc2.weight", "fc2.bias"]
+    state = step.init()
+    for name in step.param_names:  # The model's weights, not drawn.
+        np.testing.assert_array_equal(state.params[name], inits[name])
+    first, loss = step(state, x, labels)
+    want, (mean, var) = small_forward(inits, x, labels)
+    assert abs(loss - want) <= 1e-5 * abs(want)
+    np.testing.assert_allclose(first.weights["bn.running_mean"], mean,
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(first.weights["bn.running_var"], var,
+                               rtol=1e-5, atol=1e-6)
+    assert 0 <= first.metrics["accuracy"] <= 1
+    later = first
+    for _ in range(30):
+        later, last = step(later, x, labels)
+    assert last < 0.5 * loss
+    # The trained model back into ONNX: the weights replace the
+    # initializers, the others stay.
+    onnx = pytest.importorskip("onnx")
+    from onnx import numpy_helper
+    later.save_onnx(str(tmp_path / "tuned.onnx"))
+    written = {t.name: numpy_helper.to_array(t)
+               for t in onnx.load(str(tmp_path / "tuned.onnx")).graph.initializer}
+    for name, value in later.weights.items():
+        np.testing.assert_array_equal(written[name], value)
+    assert written["shape"].tolist() == [-1, 6]
+    later.save_npy(str(tmp_path / "npy"))
+    np.testing.assert_array_equal(np.load(str(tmp_path / "npy" / "fc2.weight.npy")),
+                                  later.weights["fc2.weight"])
+
+
+def test_fine_tune_frozen_and_errors(tmp_path):
+    path = str(tmp_path / "small.onnx")
+    small_onnx(path)
+    m = fusec.load(path)
+    step = fusec.training.compile(m, loss="sparse-softmax-cross-entropy",
+                                  frozen=["fc1.*", "bn.*"], backend="interp")
+    assert step.param_names == ["fc2.weight", "fc2.bias"]
+    # A frozen normalization runs in inference mode: no state.
+    assert "bn.running_mean" not in step.init().weights
+    with pytest.raises(fusec.CompileError) as e:
+        fusec.training.compile(m, loss="mse", trainable=["fc9.*"])
+    assert "--trainable=fc9.*: no initializer of the model matches" in str(e.value)
+    with pytest.raises(ValueError, match="labels and loss_output go with a loss"):
+        fusec.training.compile(m, loss="main", labels="y")
+    # A model the step was not compiled from ONNX cannot be saved as ONNX.
+    mlir_step = fusec.training.compile(
+        fusec.load(os.path.join(ROOT, "docs", "examples", "train.mlir")),
+        loss="loss", backend="interp")
+    with pytest.raises(ValueError, match="not compiled from an ONNX model"):
+        mlir_step.init(init="glorot-uniform").save_onnx(str(tmp_path / "x.onnx"))

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Arrays.h"
+#include "fusec/Conversion/OnnxTrainedWeights.h"
 #include "fusec/Driver/CompiledModel.h"
 #include "fusec/Driver/Session.h"
 
@@ -24,6 +25,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -248,6 +250,22 @@ nb::object trainStep(PyExecutable &self) {
                                 nb::tuple(nb::cast(s.shape)), s.initial, s.role,
                                 s.of));
   d["state"] = state;
+  d["model_state"] = sig->modelState;
+  d["argument_roles"] = sig->argRoles;
+  d["trained"] = trainedArguments(*sig);
+  // The values the model gives its arguments (copies: the step must not
+  // write into the module's constants), None where it gives none.
+  nb::list initial;
+  for (const Buffer &b : sig->initialValues) {
+    if (!b) {
+      initial.append(nb::none());
+      continue;
+    }
+    Buffer copy = Buffer::allocate(b.dtype(), b.shape());
+    std::memcpy(copy.data(), b.data(), b.sizeInBytes());
+    initial.append(toArray(std::move(copy)));
+  }
+  d["initial_values"] = initial;
   d["updates"] = sig->updates;
   d["metric_of"] = sig->metricOf;
   d["loss_result_names"] = sig->lossResultNames;
@@ -255,6 +273,31 @@ nb::object trainStep(PyExecutable &self) {
   d["scale"] = sig->scaleResult;
   d["skipped"] = sig->skippedResult;
   return d;
+}
+
+/// The ONNX model `data` with the initializers named in `values` replaced
+/// (OnnxTrainedWeights.h), as bytes.
+std::tuple<std::optional<nb::bytes>, std::string>
+replaceInitializers(nb::bytes data, const std::vector<std::string> &names,
+                    std::vector<Array> arrays) {
+  std::map<std::string, Buffer> values;
+  std::string error;
+  for (size_t i = 0; i < names.size() && i < arrays.size(); ++i) {
+    Buffer b = toBuffer(arrays[i], names[i], error);
+    if (!b)
+      return {std::nullopt, error};
+    values[names[i]] = std::move(b);
+  }
+  std::string out;
+  bool ok;
+  {
+    nb::gil_scoped_release release;
+    ok = replaceOnnxInitializers(std::string_view(data.c_str(), data.size()),
+                                 values, out, error);
+  }
+  if (!ok)
+    return {std::nullopt, error};
+  return {nb::bytes(out.data(), out.size()), ""};
 }
 
 } // namespace
@@ -284,4 +327,6 @@ NB_MODULE(_fusec, m) {
   m.def("artifact", &artifact, nb::arg("executable"), nb::arg("cuda"));
   m.def("fit", &fit, nb::arg("executable"), nb::arg("options"),
         nb::arg("write"), nb::arg("terminal"));
+  m.def("replace_onnx_initializers", &replaceInitializers, nb::arg("model"),
+        nb::arg("names"), nb::arg("arrays"));
 }

@@ -86,13 +86,16 @@ def load(model, input_shapes=None, **options):
     MLIR text, the bytes of a file, or an onnx.ModelProto.
 
     input_shapes: {input name: shape} binds an ONNX model's dynamic
-    dimensions; batch=N binds a dynamic batch; other keywords are the
-    tool's import options."""
+    dimensions; batch=N binds a dynamic batch; trainable= ("all", "none",
+    or glob patterns on initializer names) and frozen= import an ONNX
+    model for training (fusec.training.compile does so itself); other
+    keywords are the tool's import options."""
     if input_shapes:
         options = dict(options)
         options["input_shape"] = [
             "%s=%s" % (name, "x".join(str(int(d)) for d in shape))
             for name, shape in input_shapes.items()]
+    source = (model, dict(options))
     flags = _flags(options)
     if hasattr(model, "SerializeToString"):  # onnx.ModelProto
         value, diags = _compiler().load("<onnx.ModelProto>",
@@ -108,20 +111,32 @@ def load(model, input_shapes=None, **options):
     else:
         raise TypeError("fusec.load: a path, MLIR text, bytes or an "
                         "onnx.ModelProto, not %s" % type(model).__name__)
-    return Model(_check(value, diags))
+    return Model(_check(value, diags), source)
+
+
+def _looks_like_onnx(data):
+    # A protobuf whose first field is ModelProto's ir_version (as the
+    # command line recognizes ONNX files).
+    return len(data) >= 2 and data[0] == 0x08 and 0 < data[1] < 0x40
 
 
 def from_torch(module, example_inputs, dynamic_shapes=None, **options):
     """Exports a PyTorch module to ONNX in memory (torch.onnx.export with
-    dynamo=True, as bench/models.py does) and loads it: `example_inputs` is
-    a tuple of tensors (one tensor is taken as a 1-tuple). torch is needed
-    only here."""
+    dynamo=True) and loads it: `example_inputs` is a tuple of tensors (one
+    tensor is taken as a 1-tuple). torch is needed only here.
+
+    The module is exported in eval mode and without the exporter's graph
+    optimizer (optimize=False): its initializers are then the module's
+    parameters and buffers, by their state_dict names and one each (the
+    optimizer folds weight transposes into anonymous constants and merges
+    equal initializers, such as two LayerNorms' initial weights, which
+    training would tie together); fusec folds the graph itself."""
     import torch
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     module = module.eval()
     program = torch.onnx.export(module, tuple(example_inputs), dynamo=True,
-                                dynamic_shapes=dynamic_shapes)
+                                dynamic_shapes=dynamic_shapes, optimize=False)
     return load(program.model_proto, **options)
 
 
@@ -129,12 +144,37 @@ class Model:
     """A loaded model. report() and compile() leave it unchanged: it can be
     compiled several times with different options."""
 
-    def __init__(self, handle):
+    def __init__(self, handle, source=None):
         self._handle = handle
+        self._source = source
 
     @property
     def name(self):
         return self._handle.name
+
+    def _onnx_bytes(self):
+        """The ONNX model it was loaded from, or None."""
+        model = self._source[0] if self._source else None
+        if hasattr(model, "SerializeToString"):
+            return model.SerializeToString()
+        if isinstance(model, bytes):
+            data = model
+        elif isinstance(model, (str, os.PathLike)) and os.path.isfile(model):
+            with open(model, "rb") as f:
+                data = f.read()
+        else:
+            return None
+        return data if _looks_like_onnx(data) else None
+
+    def _reload(self, **options):
+        """The model loaded again from its source with `options` replacing
+        the load options given (those that are None are left out)."""
+        if self._source is None:
+            raise ValueError("this model cannot be loaded again")
+        model, given = self._source
+        merged = dict(given)
+        merged.update({k: v for k, v in options.items() if v is not None})
+        return load(model, **merged)
 
     def report(self, **options):
         """The fusion report (`fusec --emit=report`): kernels before and

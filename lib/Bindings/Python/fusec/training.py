@@ -8,6 +8,16 @@ loss function (forward, backward, optimizer update, loss scaling: the
     for x, labels in batches:
         state, loss = step(state, x, labels)
     state.params["w1"], state.metrics["accuracy"], state.loss_scale
+
+An exported model (ONNX, or a PyTorch module through fusec.from_torch)
+trains with a loss added to one of its outputs; its weights are the
+initial values:
+
+    step = fusec.training.compile(fusec.load("resnet18.onnx"),
+                                  loss="sparse-softmax-cross-entropy",
+                                  frozen=["layer1.*"], optimizer="adam")
+    history = step.fit(data={"x": X, "labels": Y}, epochs=3)
+    history.save_onnx("resnet18-tuned.onnx")   # or save_npy(directory)
 """
 import numpy as np
 
@@ -33,6 +43,23 @@ class TrainState:
         return {sig["argument_names"][p]: self.arrays[p] for p in sig["params"]}
 
     @property
+    def weights(self):
+        """{name: array} of what the trained model is made of: the
+        parameters and the model's state (running statistics)."""
+        sig = self._step._sig
+        return {sig["argument_names"][k]: self.arrays[k]
+                for k in sig["trained"]}
+
+    def save_npy(self, directory):
+        """Writes the weights as NAME.npy files into `directory`."""
+        _save_npy(self.weights, directory)
+
+    def save_onnx(self, path):
+        """Writes the ONNX model the step was compiled from with the
+        weights as its initializers (replaced atomically)."""
+        _save_onnx(self._step, self.weights, path)
+
+    @property
     def loss_scale(self):
         """The scale the next step uses (None without loss scaling)."""
         for i, (_, _, _, role, _) in enumerate(self._step._sig["state"]):
@@ -47,13 +74,14 @@ class TrainStep:
     name); it returns the next state and the loss (computed before the
     update). The state is never modified in place."""
 
-    def __init__(self, executable):
+    def __init__(self, executable, model=None):
         self._exe = executable
+        self._model = model
         self._sig = executable._handle.train_step
         users = self._sig["user_arguments"]
-        params = set(self._sig["params"])
+        fixed = set(self._sig["params"]) | set(self._sig["model_state"])
         self.data_names = [self._sig["argument_names"][i]
-                           for i in range(users) if i not in params]
+                           for i in range(users) if i not in fixed]
         self.param_names = [self._sig["argument_names"][p]
                             for p in self._sig["params"]]
 
@@ -63,9 +91,12 @@ class TrainStep:
 
     def init(self, params=None, init=None, seed=0):
         """The first state: the parameters from `params` ({name: array}, or
-        a list in parameter order), the optimizer state at its initial
-        values. Parameters not given are drawn by `init` ("glorot-uniform"
-        as the command line's --init, biases zeros, or "zeros")."""
+        a list in parameter order), else the model's own values (an
+        imported model's weights), the model state (running statistics)
+        at the model's values, the dropout key seeded with `seed`, the
+        optimizer state at its initial values. Parameters with no value
+        are drawn by `init` ("glorot-uniform" as the command line's --init,
+        biases zeros, or "zeros")."""
         sig = self._sig
         args = self._exe.arguments
         if params is None:
@@ -86,6 +117,8 @@ class TrainStep:
                     raise ValueError("parameter '%s' has shape %s, got %s"
                                      % (name, tuple(shape), value.shape))
                 arrays[p] = value.astype(_dtype(dtype), copy=True)
+            elif sig["initial_values"][p] is not None:
+                arrays[p] = np.array(sig["initial_values"][p], copy=True)
             elif init == "glorot-uniform" and len(shape) >= 2:
                 receptive = int(np.prod(shape[:-2])) if len(shape) > 2 else 1
                 limit = np.sqrt(6.0 / (receptive * (shape[-2] + shape[-1])))
@@ -95,6 +128,12 @@ class TrainStep:
             else:
                 raise ValueError("parameter '%s' has no value: give it in "
                                  "params or pass init='glorot-uniform'" % name)
+        for k in sig["model_state"]:
+            if sig["argument_roles"][k] == "dropout.key":
+                arrays[k] = np.array([np.uint32(seed % 2**32).view(np.int32),
+                                      0], np.int32)
+            else:
+                arrays[k] = np.array(sig["initial_values"][k], copy=True)
         base = sig["user_arguments"]
         for i, (dtype, shape, initial, _, _) in enumerate(sig["state"]):
             arrays[base + i] = np.full(shape, initial, _dtype(dtype))
@@ -156,13 +195,25 @@ class TrainStep:
 
 
 class History:
-    """What fit() did: the trained parameters ({name: array}) and every
-    step's figures (dicts of the --log=FILE.jsonl lines: step, epoch, loss,
-    the metrics, scale, skipped, seconds)."""
+    """What fit() did: the trained weights ({name: array}: the parameters
+    and the model state, such as running statistics) and every step's
+    figures (dicts of the --log=FILE.jsonl lines: step, epoch, loss, the
+    metrics, scale, skipped, seconds)."""
 
-    def __init__(self, params, steps):
+    def __init__(self, params, steps, step=None):
         self.params = params
         self.steps = steps
+        self._step = step
+
+    def save_npy(self, directory):
+        """Writes the trained weights as NAME.npy files into `directory`."""
+        _save_npy(self.params, directory)
+
+    def save_onnx(self, path):
+        """Writes the ONNX model the step was compiled from with the trained
+        weights as its initializers (replaced atomically), for onnxruntime,
+        PyTorch or fusec."""
+        _save_onnx(self._step, self.params, path)
 
     def epoch_means(self, key="loss"):
         """The mean of `key` over each epoch's steps that were not skipped."""
@@ -216,7 +267,7 @@ def _fit(step, params, data, validation_data, init, log, options):
     if log.endswith(".jsonl"):
         with open(log) as f:
             steps = [json.loads(line) for line in f if line.strip()]
-    return History(trained, steps)
+    return History(trained, steps, step)
 
 
 def _dtype(name):
@@ -224,14 +275,79 @@ def _dtype(name):
     return _numpy_dtype(name)
 
 
+#: The losses compile() adds to a model's output (fusec-add-loss).
+LOSSES = ("softmax-cross-entropy", "sparse-softmax-cross-entropy",
+          "cross-entropy", "sparse-cross-entropy", "mse",
+          "binary-cross-entropy")
+
+
 def compile(model, loss, optimizer="sgd", learning_rate=0.01, backend="auto",
+            labels=None, loss_output=None, trainable=None, frozen=None,
             **options):
-    """The training step of the loss function `loss` of `model` (a
-    fusec.Model): `optimizer` "sgd" or "adam", and the command line's
-    training options as keywords (momentum, beta1, beta2, epsilon,
-    weight_decay, loss_scale="dynamic"|"static:V"|"off", mixed_precision,
-    ...)."""
-    exe = model.compile(backend=backend, train=loss, optimizer=optimizer,
+    """The training step of `model` (a fusec.Model).
+
+    `loss` is the loss function's name (a function of the model that
+    returns its loss first), or one of LOSSES, which adds that loss over
+    the output `loss_output` (default: the model's only output) with a
+    labels argument named `labels` (default "labels"), and an accuracy for
+    the classification losses. An ONNX model is imported for training:
+    `trainable` ("all", the default, "none", or glob patterns on the
+    initializers' names) and `frozen` (patterns kept constant) choose its
+    parameters, which start at the model's weights.
+
+    `optimizer` "sgd" or "adam", and the command line's training options as
+    keywords (momentum, beta1, beta2, epsilon, weight_decay,
+    loss_scale="dynamic"|"static:V"|"off", mixed_precision="f16", ...)."""
+    if trainable is not None or frozen is not None or model._onnx_bytes():
+        model = model._reload(trainable=trainable or "all", frozen=frozen)
+    if loss in LOSSES:
+        options.update(loss=loss, labels=labels, loss_output=loss_output)
+        name = "loss"
+    elif labels is not None or loss_output is not None:
+        raise ValueError("labels and loss_output go with a loss to add (%s), "
+                         "not with the loss function '%s'"
+                         % (", ".join(LOSSES), loss))
+    else:
+        options["train"] = loss
+        name = loss
+    exe = model.compile(backend=backend, optimizer=optimizer,
                         learning_rate=learning_rate,
-                        entry=loss + "_train_step", **options)
-    return TrainStep(exe)
+                        entry=name + "_train_step", **options)
+    return TrainStep(exe, model)
+
+
+def _file_name(name):
+    """NAME.npy with the characters a file name cannot hold replaced, as the
+    command line's --output-dir writes them."""
+    stem = "".join(c if c.isalnum() or c in ".-_" else "_" for c in name)
+    if not stem or stem[0] == ".":
+        stem = "_" + stem
+    return stem + ".npy"
+
+
+def _save_npy(weights, directory):
+    import os
+    os.makedirs(directory, exist_ok=True)
+    for name, value in weights.items():
+        np.save(os.path.join(directory, _file_name(name)), value)
+
+
+def _save_onnx(step, weights, path):
+    import os
+    from . import _fusec
+    data = step._model._onnx_bytes() if step and step._model else None
+    if data is None:
+        raise ValueError("save_onnx: the step was not compiled from an ONNX "
+                         "model (save_npy writes the weights of any model)")
+    names = list(weights)
+    written, error = _fusec.replace_onnx_initializers(
+        data, names, [np.ascontiguousarray(weights[n]) for n in names])
+    if written is None:
+        raise ValueError("save_onnx: " + error)
+    path = os.fspath(path)
+    tmp = "%s.tmp-%d" % (path, os.getpid())
+    with open(tmp, "wb") as f:
+        f.write(written)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
