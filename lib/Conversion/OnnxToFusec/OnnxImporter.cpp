@@ -436,6 +436,8 @@ private:
   int errors = 0;
   int blobs = 0;
   llvm::StringMap<Value> values;
+  /// The values that are sequences of tensors.
+  llvm::StringMap<Node::Sequence> sequences;
   /// Outputs of nodes that failed: their users are skipped silently.
   llvm::StringSet<> poisoned;
   ConverterMap converters;
@@ -694,13 +696,20 @@ void Importer::convertNode(int index, const onnx::NodeProto &node) {
         poisoned.insert(out);
   };
   SmallVector<Value> inputs;
+  SmallVector<const Node::Sequence *> sequenceInputs;
   for (const std::string &name : node.input()) {
+    sequenceInputs.push_back(nullptr);
     if (name.empty()) {
       inputs.push_back(Value());
       continue;
     }
     if (poisoned.contains(name))
       return poison();
+    if (auto it = sequences.find(name); it != sequences.end()) {
+      sequenceInputs.back() = &it->second;
+      inputs.push_back(Value());
+      continue;
+    }
     Value v = values.lookup(name);
     if (!v) {
       error(loc, "input '" + name +
@@ -726,7 +735,7 @@ void Importer::convertNode(int index, const onnx::NodeProto &node) {
   Block *block = b.getInsertionBlock();
   b.setInsertionPointToEnd(block);
   Operation *mark = block->empty() ? nullptr : &block->back();
-  Node n(node, index, opset, *this, b, loc, inputs);
+  Node n(node, index, opset, *this, b, loc, inputs, sequenceInputs);
   LogicalResult converted = it->second(n);
   if (failed(converted) || !n.failure.empty()) {
     // What the node built is discarded (it may not verify).
@@ -743,6 +752,11 @@ void Importer::convertNode(int index, const onnx::NodeProto &node) {
     const std::string &name = node.output(i);
     if (name.empty())
       continue;
+    if (auto it = n.sequenceOutputs.find(unsigned(i));
+        it != n.sequenceOutputs.end()) {
+      sequences[name] = it->second;
+      continue;
+    }
     Value v = size_t(i) < n.outputs.size() ? n.outputs[size_t(i)] : Value();
     if (!v) {
       error(loc, "cannot import '" + node.op_type() + "': output " + Twine(i) +
@@ -825,6 +839,7 @@ func::FuncOp Importer::buildFunction(const onnx::GraphProto &graph,
                                      StringRef name, Mode mode) {
   mode_ = mode;
   values.clear();
+  sequences.clear();
   poisoned.clear();
   initializerArgs.clear();
   stateUpdates.clear();
@@ -972,6 +987,7 @@ OwningOpRef<ModuleOp> Importer::run(StringRef bytes) {
   addNeuralNetworkConverters(converters);
   addIndexingConverters(converters);
   addAttentionConverters(converters);
+  addSequenceConverters(converters);
 
   const onnx::GraphProto &graph = model.graph();
   readConstants(graph);

@@ -19,6 +19,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -65,11 +66,16 @@ public:
 
 class Node {
 public:
+  /// A sequence of tensors (ONNX's seq(tensor)), held element by element:
+  /// only sequences whose length the import knows are supported.
+  using Sequence = llvm::SmallVector<mlir::Value>;
+
   Node(const onnx::NodeProto &proto, int64_t index, int64_t opset,
        ImportContext &model, mlir::OpBuilder &builder, mlir::Location loc,
-       llvm::ArrayRef<mlir::Value> inputs)
+       llvm::ArrayRef<mlir::Value> inputs,
+       llvm::ArrayRef<const Sequence *> sequences = {})
       : proto(proto), index(index), opset(opset), model(model), b(builder),
-        loc(loc), inputs(inputs) {}
+        loc(loc), inputs(inputs), sequences(sequences) {}
 
   const onnx::NodeProto &proto;
   /// The node's position in the graph.
@@ -100,6 +106,12 @@ public:
   }
   /// The results, in output order (null for outputs not produced).
   llvm::SmallVector<mlir::Value> outputs;
+  /// Input `i` when it is a sequence, else null.
+  const Sequence *sequence(unsigned i) const {
+    return i < sequences.size() ? sequences[i] : nullptr;
+  }
+  /// Outputs that are sequences, by output position.
+  std::map<unsigned, Sequence> sequenceOutputs;
 
   //===--- Attributes
   //------------------------------------------------------===//
@@ -200,6 +212,7 @@ public:
 
 private:
   llvm::ArrayRef<mlir::Value> inputs;
+  llvm::ArrayRef<const Sequence *> sequences;
 };
 
 /// What an initializer becomes when the model is imported for training.
@@ -232,6 +245,7 @@ void addTensorConverters(ConverterMap &map);
 void addNeuralNetworkConverters(ConverterMap &map);
 void addIndexingConverters(ConverterMap &map);
 void addAttentionConverters(ConverterMap &map);
+void addSequenceConverters(ConverterMap &map);
 
 } // namespace fusec::onnx_import
 

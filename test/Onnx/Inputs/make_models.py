@@ -13,6 +13,9 @@ block.onnx     a transformer-style block whose Reshape target is computed
                by a Shape -> Gather -> Concat subgraph (as exporters write
                it): MatMul, Add, LayerNormalization, Gelu (tanh), Softmax,
                Transpose. Inputs block_x.npy, expected block_y.npy.
+sequence.onnx  what PyTorch writes for tensor.split(2, dim=1): SplitToSequence
+               and SequenceAt (a negative position too), SequenceLength,
+               ConcatFromSequence (new_axis); sequence_x.npy, sequence_y.npy.
 unsupported.onnx  two operators fusec does not import and a node that
                depends on one of them.
 external.onnx  weights in external data beside the model (weights.bin);
@@ -118,6 +121,31 @@ def block(rng):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
 
 
+def sequence():
+    nodes = [
+        helper.make_node("SplitToSequence", ["x", "two"], ["parts"],
+                         name="split", axis=1),
+        helper.make_node("SequenceAt", ["parts", "first"], ["a"], name="at0"),
+        helper.make_node("SequenceAt", ["parts", "last"], ["b"], name="at_1"),
+        helper.make_node("SequenceLength", ["parts"], ["n"], name="length"),
+        helper.make_node("Cast", ["n"], ["nf"], name="cast", to=1),
+        helper.make_node("ConcatFromSequence", ["parts"], ["stacked"],
+                         name="stack", axis=0, new_axis=1),
+        helper.make_node("ReduceSum", ["stacked", "zero"], ["total"],
+                         name="sum", keepdims=0),
+        helper.make_node("Mul", ["a", "nf"], ["an"], name="scale"),
+        helper.make_node("Sub", ["an", "b"], ["d"], name="sub"),
+        helper.make_node("Add", ["d", "total"], ["y"], name="add"),
+    ]
+    graph = helper.make_graph(
+        nodes, "sequence",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])],
+        [init("two", np.array(2, np.int64)), init("first", np.array(0, np.int64)),
+         init("last", np.array(-1, np.int64)), init("zero", np.array([0], np.int64))])
+    return helper.make_model(graph, opset_imports=OPSET)
+
+
 def unsupported():
     nodes = [
         helper.make_node("Bernoulli", ["x"], ["h"], name="first"),
@@ -166,6 +194,13 @@ def main():
     np.save(os.path.join(out, "block_x.npy"), x)
     (y,) = ReferenceEvaluator(model).run(None, {"x": x})
     np.save(os.path.join(out, "block_y.npy"), y)
+
+    model = sequence()
+    save(model, os.path.join(out, "sequence.onnx"))
+    x = rng.normal(0, 1, (3, 6)).astype(np.float32)
+    np.save(os.path.join(out, "sequence_x.npy"), x)
+    (y,) = ReferenceEvaluator(model).run(None, {"x": x})
+    np.save(os.path.join(out, "sequence_y.npy"), y)
 
     onnx.save(unsupported(), os.path.join(out, "unsupported.onnx"))
 
