@@ -18,9 +18,9 @@ ties.
 cnn.onnx          (opset 17) x [2, 3, 10, 10] -> Conv 3x3 stride 2 pad 1 ->
                   BatchNormalization (trains: batch statistics) -> Relu ->
                   depthwise Conv (group 6) -> Relu -> MaxPool 3x3 stride 2
-                  pad 1 -> Pad (pads a Constant node) -> AveragePool 2x2 ->
-                  grouped Conv (group 2) -> GlobalAveragePool -> Flatten ->
-                  Gemm (transB): y [2, 3]
+                  pad 1 -> Pad (pads a Constant node) -> AveragePool 3x3
+                  pad 1 (the padding not counted) -> grouped Conv (group 2)
+                  -> GlobalAveragePool -> Flatten -> Gemm (transB): y [2, 3]
 transformer.onnx  (opset 20) int64 token ids [2, 5] (every id used, some
                   twice) -> Gather of the embedding table + positional
                   embedding (Add) -> LayerNormalization -> two-head causal
@@ -114,7 +114,8 @@ def cnn(rng, d):
                strides=[2, 2], pads=[1, 1, 1, 1])
     p = g.node("Pad", [p, g.const("pad.pads", np.array(
         [0, 0, 1, 1, 0, 0, 1, 1], np.int64))], "pad")
-    p = g.node("AveragePool", [p], "avgpool", kernel_shape=[2, 2])
+    p = g.node("AveragePool", [p], "avgpool", kernel_shape=[3, 3],
+               pads=[1, 1, 1, 1], count_include_pad=0)
     c3 = g.node("Conv", [p, g.normal("gconv.weight", (4, 3, 3, 3), 0.3),
                          g.normal("gconv.bias", 4, 0.1)], "gconv",
                 kernel_shape=[3, 3], pads=[1, 1, 1, 1], group=2)
