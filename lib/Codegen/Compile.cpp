@@ -463,6 +463,8 @@ FailureOr<CompiledFunction> Planner::run() {
     }
     if (failed(result))
       return failure();
+    // The steps the operation added (temporary fusions are gone by now).
+    out.stepOrigins.resize(exe.steps.size(), &op);
   }
   out.stats.distinctKernels = int64_t(out.kernels.size());
   exe.memory.workspaceBytes =

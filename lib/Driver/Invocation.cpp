@@ -331,6 +331,10 @@ fusec::runInvocation(Invocation &inv, Session &session,
     out << rt::describeCudaDevices();
     return success();
   }
+  // Training imports an ONNX model's initializers as parameters (unless
+  // --trainable says otherwise).
+  inv.pipeline.training.resolve();
+  inv.import.training = !inv.pipeline.training.train.empty();
   if (inv.maxBatch)
     return findMaxBatch(inv, session, out);
   if (inv.run && inv.outputDir.empty()) {
@@ -380,11 +384,7 @@ fusec::runInvocation(Invocation &inv, Session &session,
   FailureOr<std::unique_ptr<rt::Device>> device = openRunDevice(inv, session);
   if (failed(device))
     return failure();
-  // Training imports an ONNX model's initializers as parameters (unless
-  // --trainable says otherwise), and its --batch-size binds the model's
-  // dynamic batch.
-  inv.pipeline.training.resolve();
-  inv.import.training = !inv.pipeline.training.train.empty();
+  // A training run's --batch-size binds an ONNX model's dynamic batch.
   if (!inv.pipeline.training.train.empty() && inv.trainLoop.batchSize > 0 &&
       inv.import.batch == 0)
     inv.import.batch = inv.trainLoop.batchSize;

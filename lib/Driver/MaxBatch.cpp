@@ -5,7 +5,9 @@
 // memory. The model is imported at several batch sizes (its dynamic first
 // dimensions bound as --batch does), compiled to a plan each time, and the
 // plan's exact memory needs (arena, constants, workspace, inputs) compared
-// with the limit: doubling until a batch does not fit, then bisecting.
+// with the limit: doubling until a batch does not fit, then bisecting. With
+// --train or --loss, the plan is the training step's (parameters,
+// optimizer state, the activations kept for the backward pass).
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,11 +34,18 @@ std::optional<int64_t> needsAt(Invocation &inv, Session &session,
   PipelineOptions pipeline = inv.pipeline;
   pipeline.inlineCalls = true;
   pipeline.fuse = true;
+  // A training step: its plan, with the recomputation that makes a batch
+  // fit when it does (--recompute=auto).
+  const std::string &train = pipeline.training.train;
+  if (!train.empty() &&
+      pipeline.training.recompute == TrainingOptions::Recompute::Auto)
+    pipeline.training.recompute = TrainingOptions::Recompute::On;
   PassManager pm(&session.getContext());
   buildFusecPipeline(pm, pipeline);
   if (failed(pm.run(model->getModule())) || failed(verify(model->getModule())))
     return std::nullopt;
-  FailureOr<func::FuncOp> entry = model->findEntry(inv.entry);
+  FailureOr<func::FuncOp> entry = model->findEntry(
+      inv.entry.empty() && !train.empty() ? train + "_train_step" : inv.entry);
   if (failed(entry))
     return std::nullopt;
   FailureOr<CompiledFunction> compiled =

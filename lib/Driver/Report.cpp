@@ -3,6 +3,8 @@
 #include "fusec/Driver/Report.h"
 #include "fusec/Codegen/Compile.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
+#include "fusec/Dialect/Fusec/IR/TrainingAttributes.h"
+#include "fusec/Runtime/MemoryPlan.h"
 #include "fusec/Runtime/PlanPrinter.h"
 #include "fusec/Support/Checked.h"
 
@@ -106,6 +108,56 @@ static std::string kernelLines(const CompiledFunction &compiled) {
   return out;
 }
 
+/// Whether step origin `op` belongs to a training step's backward pass:
+/// every operation it computes carries fusec.backward (a kernel that fuses
+/// forward operations with backward ones is still the forward pass).
+static bool isBackward(Operation *op) {
+  bool forward = false, backward = false;
+  op->walk([&](Operation *inner) {
+    if (isa<ConstantOp, YieldOp>(inner) || inner->getNumRegions() != 0)
+      return;
+    (inner->hasAttr(kBackwardAttrName) ? backward : forward) = true;
+  });
+  return backward && !forward;
+}
+
+/// For a training step: the forward values kept for the backward pass,
+/// the temporaries written before its first step and read from it on.
+static std::string backwardLine(const CompiledFunction &compiled) {
+  const rt::Executable &exe = compiled.executable;
+  int64_t first = -1;
+  for (size_t s = 0; s < compiled.stepOrigins.size() && first < 0; ++s)
+    if (isBackward(compiled.stepOrigins[s]))
+      first = int64_t(s);
+  if (first < 0)
+    return "";
+  rt::MemoryAnalysis analysis = rt::analyzeMemory(exe);
+  int64_t kept = 0, buffers = 0;
+  for (size_t b = 0; b < exe.buffers.size(); ++b) {
+    const rt::LiveRange &range = analysis.liveRanges[b];
+    if (range.empty() || range.first >= first || range.last < first)
+      continue;
+    int64_t bytes = rt::bufferBytes(exe.buffers[b]);
+    kept += (bytes + rt::kArenaAlignment - 1) / rt::kArenaAlignment *
+            rt::kArenaAlignment;
+    ++buffers;
+  }
+  std::string recomputed;
+  if (Operation *func =
+          compiled.stepOrigins[size_t(first)]->getParentOfType<func::FuncOp>())
+    if (auto n = func->getAttrOfType<IntegerAttr>(kRecomputedAttrName))
+      recomputed = llvm::formatv("; {0} operations recomputed in the "
+                                 "backward pass instead of kept",
+                                 n.getInt())
+                       .str();
+  return llvm::formatv("  training: the backward pass and update from step "
+                       "{0} of {1}; kept for the backward pass: {2} bytes "
+                       "({3:F1} MiB) in {4} buffers{5}\n",
+                       first, exe.steps.size(), kept,
+                       double(kept) / double(1 << 20), buffers, recomputed)
+      .str();
+}
+
 /// The kernels and memory plan of `func` as code generation makes them, or
 /// why there are none.
 static std::string codegenLines(func::FuncOp func,
@@ -126,7 +178,8 @@ static std::string codegenLines(func::FuncOp func,
   if (failed(compiled))
     return "  memory: not planned (" + why + ")\n";
   return kernelLines(*compiled) +
-         "  memory: " + rt::formatMemoryFigures(compiled->executable) + "\n";
+         "  memory: " + rt::formatMemoryFigures(compiled->executable) + "\n" +
+         backwardLine(*compiled);
 }
 
 std::string FusionReportCollector::render(ModuleOp module,

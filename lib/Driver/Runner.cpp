@@ -178,6 +178,37 @@ driver::runPipeline(Invocation &inv, Session &session, Model &model,
       pipeline.fusion.matmulEpilogues = false;
     }
   }
+  // --recompute=auto under --memory-limit: the step's plan without
+  // recomputation decides, compiled from a copy of the model.
+  uint64_t limit = inv.execution.memoryLimit;
+  if (!train.empty() && limit &&
+      pipeline.training.recompute == TrainingOptions::Recompute::Auto) {
+    OwningOpRef<ModuleOp> trial(model.getModule().clone());
+    PipelineOptions plain = pipeline;
+    plain.training.recompute = TrainingOptions::Recompute::Off;
+    plain.fuse = true;
+    plain.inlineCalls = true;
+    PassManager pm(&session.getContext());
+    buildFusecPipeline(pm, plain);
+    if (failed(pm.run(*trial)))
+      return failure();
+    auto step = trial->lookupSymbol<func::FuncOp>(train + "_train_step");
+    FailureOr<CompiledFunction> compiled =
+        step ? compileFunction(step, inv.codegen, CodegenStage::Plan)
+             : FailureOr<CompiledFunction>(failure());
+    if (failed(compiled))
+      return failure();
+    int64_t needs = rt::memoryNeeds(compiled->executable).total();
+    bool over = uint64_t(needs) > limit;
+    pipeline.training.recompute =
+        over ? TrainingOptions::Recompute::On : TrainingOptions::Recompute::Off;
+    if (over)
+      session.note("the training step needs " + std::to_string(needs) +
+                   " bytes, more than --memory-limit (" +
+                   std::to_string(limit) +
+                   "): recomputing cheap forward values in the backward "
+                   "pass instead of keeping them (--recompute=auto)");
+  }
   PassManager pm(&session.getContext());
   if (configure && failed(configure(pm)))
     return failure();

@@ -71,6 +71,11 @@ void fusec::buildFusecPipeline(OpPassManager &pm, const PipelineOptions &given,
     pm.addPass(createCanonicalizerPass());
   if (options.cse)
     pm.addPass(createCSEPass());
+  // After folding and CSE, which would undo it; before fusion, which puts
+  // the recomputed chains in the backward kernels.
+  if (!options.training.train.empty() &&
+      options.training.recompute == TrainingOptions::Recompute::On)
+    pm.addNestedPass<func::FuncOp>(createFusecRecomputeActivations());
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(
         createFusecFuseElementwise(options.fusion, observer));

@@ -19,22 +19,23 @@
 // CHECK-SAME: tensor<2xf32> {fusec.updates = 5 : i64}, tensor<2xf32> {fusec.updates = 6 : i64},
 // CHECK-SAME: tensor<i32> {fusec.updates = 7 : i64}, tensor<f32> {fusec.loss_scale, fusec.updates = 8 : i64},
 // CHECK-SAME: tensor<i32> {fusec.updates = 9 : i64}, tensor<i1> {fusec.skipped})
-// The forward matmul in f16 with f32 accumulation, and the backward ones.
-// CHECK: fusec.matmul {{.*}} : tensor<4x3xf16>, tensor<3x2xf16> -> tensor<4x2xf32>
-// CHECK: fusec.matmul {{.*}} : tensor<3x4xf16>, tensor<4x2xf16> -> tensor<3x2xf32>
+// The forward matmul in f16 with f32 accumulation, and the backward ones
+// (marked fusec.backward, as everything after the forward pass).
+// CHECK: fusec.matmul %{{[^ ]*}}, %{{[^ ]*}} : tensor<4x3xf16>, tensor<3x2xf16> -> tensor<4x2xf32>
+// CHECK: fusec.matmul %{{[^ ]*}}, %{{[^ ]*}} {fusec.backward} : tensor<3x4xf16>, tensor<4x2xf16> -> tensor<3x2xf32>
 // The gradients are unscaled, then checked: max |g| over all of them,
 // compared with +inf.
-// CHECK: %[[GW:.*]] = fusec.div %{{.*}}, %[[S]] : tensor<3x2xf32>, tensor<f32>
-// CHECK: %[[GWF:.*]] = fusec.reshape %[[GW]] : tensor<3x2xf32> -> tensor<6xf32>
-// CHECK: %[[ALL:.*]] = fusec.concat %[[GWF]], %{{.*}} axis = 0 : tensor<6xf32>, tensor<2xf32> -> tensor<8xf32>
-// CHECK: %[[ROW:.*]] = fusec.reshape %[[ALL]] : tensor<8xf32> -> tensor<1x8xf32>
-// CHECK: %[[ABS:.*]] = fusec.abs %[[ROW]]
-// CHECK: %[[MAX:.*]] = fusec.reduce_max %[[ABS]] axes = [0, 1] : tensor<1x8xf32> -> tensor<f32>
-// CHECK: %[[FINITE:.*]] = fusec.compare lt, %[[MAX]], %{{.*}} : tensor<f32>
+// CHECK: %[[GW:.*]] = fusec.div %{{.*}}, %[[S]] {fusec.backward} : tensor<3x2xf32>, tensor<f32>
+// CHECK: %[[GWF:.*]] = fusec.reshape %[[GW]] {fusec.backward} : tensor<3x2xf32> -> tensor<6xf32>
+// CHECK: %[[ALL:.*]] = fusec.concat %[[GWF]], %{{.*}} axis = 0 {fusec.backward} : tensor<6xf32>, tensor<2xf32> -> tensor<8xf32>
+// CHECK: %[[ROW:.*]] = fusec.reshape %[[ALL]] {fusec.backward} : tensor<8xf32> -> tensor<1x8xf32>
+// CHECK: %[[ABS:.*]] = fusec.abs %[[ROW]] {fusec.backward}
+// CHECK: %[[MAX:.*]] = fusec.reduce_max %[[ABS]] axes = [0, 1] {fusec.backward} : tensor<1x8xf32> -> tensor<f32>
+// CHECK: %[[FINITE:.*]] = fusec.compare lt, %[[MAX]], %{{.*}} {fusec.backward} : tensor<f32>
 // A skipped step returns the parameter and its state unchanged.
-// CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[MW]] : tensor<i1>, tensor<3x2xf32>
-// CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[W]] : tensor<i1>, tensor<3x2xf32>
-// CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[T]] : tensor<i1>, tensor<i32>
+// CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[MW]] {fusec.backward} : tensor<i1>, tensor<3x2xf32>
+// CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[W]] {fusec.backward} : tensor<i1>, tensor<3x2xf32>
+// CHECK-DAG: fusec.select %[[FINITE]], %{{.*}}, %[[T]] {fusec.backward} : tensor<i1>, tensor<i32>
 
 // REPORT-LABEL: func @loss_train_step
 // REPORT: low precision:

@@ -63,6 +63,9 @@ struct CompiledFunction {
   /// For each distinct kernel, the first fusion it was generated from
   /// (where its compile errors are reported).
   std::vector<mlir::Operation *> kernelOrigins;
+  /// For each step of the plan, the operation it computes (a fusion, or a
+  /// matmul).
+  std::vector<mlir::Operation *> stepOrigins;
   CompileStats stats;
 
   /// One translation unit with the prelude and every kernel: what

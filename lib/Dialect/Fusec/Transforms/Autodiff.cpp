@@ -232,8 +232,11 @@ func::FuncOp GradientBuilder::build(const GradientOptions &options) {
   // Forward.
   for (auto [from, to] : llvm::zip(body.getArguments(), entry->getArguments()))
     mapping.map(from, to);
-  for (Operation *op : options.otherResults ? neededByAny : needed)
+  ArrayRef<Operation *> forward = options.otherResults ? neededByAny : needed;
+  for (Operation *op : forward)
     b.clone(*op, mapping);
+  if (options.forwardOps)
+    *options.forwardOps = forward.size();
 
   // Seed.
   loc = func.getLoc();

@@ -175,6 +175,8 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
   gradOptions.name = gradName;
   gradOptions.seedArgument = mode != ScaleMode::Off;
   gradOptions.otherResults = true;
+  unsigned forwardOps = 0;
+  gradOptions.forwardOps = &forwardOps;
   FailureOr<func::FuncOp> grad = buildGradientFunction(func, gradOptions);
   if (failed(grad))
     return failure();
@@ -264,8 +266,12 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
     map.map(grad->getArgument(func.getNumArguments()), seed);
   }
   Block &gradBody = grad->getBody().front();
-  for (Operation &op : gradBody.without_terminator())
-    b.clone(op, map);
+  Operation *lastForward = nullptr;
+  for (auto [i, op] : llvm::enumerate(gradBody.without_terminator())) {
+    Operation *copy = b.clone(op, map);
+    if (i < forwardOps)
+      lastForward = copy;
+  }
   SmallVector<Value> gradResults;
   for (Value v : gradBody.getTerminator()->getOperands())
     gradResults.push_back(map.lookup(v));
@@ -427,6 +433,13 @@ fusec::buildTrainStep(ModuleOp module, const TrainingOptions &o,
   step.setFunctionType(
       b.getFunctionType(argTypes, ValueRange(results).getTypes()));
   step.setAllResultAttrs(resultAttrs);
+  // Everything after the forward pass is the backward pass and the update.
+  bool backward = !lastForward;
+  for (Operation &op : body->without_terminator()) {
+    if (backward && !isa<ConstantOp>(op))
+      op.setAttr(kBackwardAttrName, UnitAttr::get(ctx));
+    backward |= &op == lastForward;
+  }
   return step;
 }
 
@@ -500,5 +513,12 @@ void TrainingOptions::bindOptions(OptionBinder &binder) {
                 "gradient");
   binder.integer("loss-scale-interval", lossScaleInterval,
                  "Dynamic loss scaling: good steps before the scale grows", 1);
+  binder.choice("recompute", recompute,
+                {{Recompute::Auto, "auto",
+                  "when the step's memory plan exceeds --memory-limit"},
+                 {Recompute::On, "on", "always"},
+                 {Recompute::Off, "off", "never"}},
+                "Recompute cheap forward values in the backward pass instead "
+                "of keeping them (fusec-recompute-activations)");
   loss.bindOptions(binder);
 }

@@ -549,8 +549,10 @@ def Fusec_GatherOp : Fusec_Op<"gather",
   let hasFolder = 1;
 }
 
+// Cheap: ten rounds of integer multiplies cost less than a round trip of
+// the numbers through memory, so kernels that need them draw them again.
 def Fusec_RandomUniformOp : Fusec_Op<"random_uniform",
-    Fusec_Properties<"Index", "Fixed", "Expensive">> {
+    Fusec_Properties<"Index", "Fixed", "Cheap">> {
   let summary = "Counter-based uniform random numbers (Philox 4x32-10)";
   let description = [{
     Element `i` (row-major) of the result is a uniform float in `[0, 1)`

@@ -39,6 +39,15 @@ inline constexpr llvm::StringLiteral kMetricAttrName = "fusec.metric";
 /// A name for an argument or a result (ONNX inputs, outputs and
 /// initializers: their names); the default is argN / resultN.
 inline constexpr llvm::StringLiteral kNameAttrName = "fusec.name";
+/// Operation, unit: part of a training step's backward pass or update,
+/// set by fusec-train-step on every operation after the forward pass (a
+/// fusion containing one is a backward kernel). The memory report counts
+/// the forward values kept for the backward pass by it, and
+/// fusec-recompute-activations decides what it may recompute.
+inline constexpr llvm::StringLiteral kBackwardAttrName = "fusec.backward";
+/// Function, integer: the operations fusec-recompute-activations cloned
+/// into its backward pass.
+inline constexpr llvm::StringLiteral kRecomputedAttrName = "fusec.recomputed";
 /// Function, symbol: its evaluation twin, the same computation in
 /// inference semantics (batch normalization with the running statistics,
 /// no dropout) with the same arguments and without the state updates;

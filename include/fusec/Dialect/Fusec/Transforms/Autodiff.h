@@ -34,6 +34,10 @@ struct GradientOptions {
   /// Also returns the loss function's other results (metrics such as an
   /// accuracy), after the gradients, computed by the same forward clone.
   bool otherResults = false;
+  /// When set, receives the number of operations of the forward clone: the
+  /// gradient function's first operations; the others are the backward
+  /// pass.
+  unsigned *forwardOps = nullptr;
 };
 
 /// Whether `func` is a loss function: a body (not a declaration), at least

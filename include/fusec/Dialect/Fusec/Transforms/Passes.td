@@ -338,6 +338,36 @@ def FusecAddLoss : Pass<"fusec-add-loss", "mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def FusecRecomputeActivations
+    : Pass<"fusec-recompute-activations", "mlir::func::FuncOp"> {
+  let summary = "Recompute cheap forward values in a training step's backward pass";
+  let description = [{
+    A training step (`fusec-train-step`) keeps every forward value its
+    backward pass reads alive from the forward pass to there: the
+    activations that bound the batch that fits in memory. For each forward
+    value a backward operation (`fusec.backward`) reads, computed by a chain
+    of cheap elementwise operations (and reshapes and broadcasts) from
+    values the backward pass keeps anyway (arguments, constants, other kept
+    values), the chain is cloned where the backward pass first reads the
+    value, and the backward pass reads the copy: the forward value then
+    dies in the forward pass, and fusion puts the copy in the backward
+    kernels that read it. A batch normalization followed by a ReLU, for
+    example, keeps only the convolution's output. Chains of more than 16
+    operations, and chains that would keep a value alive that is not kept
+    already, are left as they are.
+
+    The function gets `fusec.recomputed = <operations cloned>`, which the
+    report prints. `fusec --train` runs the pass when the step's memory
+    plan exceeds `--memory-limit` (`--recompute=auto`), always
+    (`--recompute=on`) or never (`--recompute=off`).
+  }];
+  let statistics = [
+    Statistic<"numRecomputed", "recomputed-values",
+              "Forward values the backward pass recomputes">,
+  ];
+  let dependentDialects = ["::fusec::FusecDialect"];
+}
+
 def FusecTrainStep : Pass<"fusec-train-step", "mlir::ModuleOp"> {
   let summary = "Build a training step: forward, backward, optimizer update";
   let description = [{

@@ -38,6 +38,9 @@ struct TrainingOptions {
   int64_t lossScaleInterval = 2000;
   /// A loss added to a model that has none (fusec-add-loss).
   LossOptions loss;
+  /// fusec-recompute-activations on the step: On, Off, or Auto (when the
+  /// step's memory plan exceeds the memory limit; the driver decides).
+  enum class Recompute { Auto, On, Off } recompute = Recompute::Auto;
 
   /// With a loss to add and no `train`, trains the added loss function.
   void resolve() {
