@@ -143,8 +143,14 @@ driver::runPipeline(Invocation &inv, Session &session, Model &model,
     }
     auto loss = model.getModule().lookupSymbol<func::FuncOp>(train);
     if (!loss && !addsLoss) {
-      session.error("--train=" + train + ": there is no function named '" +
-                    train + "' in " + model.getName());
+      std::string names;
+      for (auto f : model.getModule().getOps<func::FuncOp>())
+        if (!f.isPrivate() && !f.isExternal())
+          names += (names.empty() ? "" : ", ") + f.getSymName().str();
+      session.error(
+          "--train=" + train + ": there is no function named '" + train +
+          "' in " + model.getName() +
+          (names.empty() ? std::string() : " (its functions: " + names + ")"));
       return failure();
     }
     // The inliner that runs first deletes private functions nobody calls;
