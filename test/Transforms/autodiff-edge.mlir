@@ -15,6 +15,28 @@
 // RUN: %python %S/../fusec/Inputs/npytool.py gen %t/big.npy "np.ones((300, 300), np.float16)"
 // RUN: fusec %t/grad.mlir --run --entry=mean16_grad --input=%t/big.npy --output-dir=%t/mean
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/mean/result1.npy "np.full((300, 300), 1 / 90000, np.float16)"
+//
+// reduce_max: equal maxima share the gradient (torch.amax); a pooling
+// maximum gives it to the first of them, or to the first NaN (PyTorch's
+// max pooling). Rows [1, NaN, NaN] and [4, 4, 2].
+// RUN: %python %S/../fusec/Inputs/npytool.py gen %t/m.npy "np.array([[1.0, np.nan, np.nan], [4.0, 4.0, 2.0]], np.float32)"
+// RUN: fusec %t/grad.mlir --run --entry=pooling_max_grad --input=%t/m.npy --output-dir=%t/pool
+// RUN: %python %S/../fusec/Inputs/npytool.py check %t/pool/result1.npy "np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], np.float32)"
+// RUN: %python %S/../fusec/Inputs/npytool.py gen %t/m2.npy "np.array([[1.0, 3.0, 3.0], [4.0, 4.0, 2.0]], np.float32)"
+// RUN: fusec %t/grad.mlir --run --entry=shared_max_grad --input=%t/m2.npy --output-dir=%t/shared
+// RUN: %python %S/../fusec/Inputs/npytool.py check %t/shared/result1.npy "np.array([[0.0, 0.5, 0.5], [0.5, 0.5, 0.0]], np.float32)"
+
+func.func @pooling_max(%x: tensor<2x3xf32> {fusec.param}) -> tensor<f32> {
+  %0 = fusec.reduce_max %x axes = [1] pooling : tensor<2x3xf32> -> tensor<2xf32>
+  %1 = fusec.reduce_sum %0 axes = [0] : tensor<2xf32> -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
+func.func @shared_max(%x: tensor<2x3xf32> {fusec.param}) -> tensor<f32> {
+  %0 = fusec.reduce_max %x axes = [1] : tensor<2x3xf32> -> tensor<2xf32>
+  %1 = fusec.reduce_sum %0 axes = [0] : tensor<2xf32> -> tensor<f32>
+  return %1 : tensor<f32>
+}
 
 func.func @pow(%a: tensor<4xf32> {fusec.param}, %e: tensor<4xf32>) -> tensor<f32> {
   %0 = fusec.pow %a, %e : tensor<4xf32>

@@ -915,8 +915,12 @@ template <typename ReduceOp> LogicalResult globalPool(Node &n) {
     return n.fail("the input needs spatial dimensions");
   if (std::is_same_v<ReduceOp, ReduceMeanOp> && failed(needFloat(n, x)))
     return failure();
-  n.outputs.push_back(n.reduce<ReduceOp>(
-      x, llvm::to_vector(llvm::seq<int64_t>(2, rank)), /*keepDims=*/true));
+  Value y = n.reduce<ReduceOp>(x, llvm::to_vector(llvm::seq<int64_t>(2, rank)),
+                               /*keepDims=*/true);
+  // Global max pooling's gradient goes to one maximum, as max pooling's.
+  if (auto max = y.getDefiningOp<ReduceMaxOp>())
+    max.setPooling(true);
+  n.outputs.push_back(y);
   return success();
 }
 

@@ -35,9 +35,9 @@ Value fusec::buildArgExtremum(OpBuilder &b, Location loc, Value x, int64_t axis,
       b, loc,
       cast<ElementsAttr>(DenseElementsAttr::get(
           scalarType, IntegerAttr::get(indexType, last ? -1 : size))));
-  Value candidates = SelectOp::create(
-      b, loc, hit, BroadcastToOp::create(b, loc, type.clone(indexType), iota),
-      none);
+  // The select broadcasts the positions (a broadcast_to of the constant
+  // would fold into a constant of the input's size).
+  Value candidates = SelectOp::create(b, loc, hit, iota, none);
   if (last)
     return ReduceMaxOp::create(b, loc, candidates, ArrayRef<int64_t>{axis},
                                keepDims);

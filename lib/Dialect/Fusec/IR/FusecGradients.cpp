@@ -603,8 +603,36 @@ void backpropSum(Adjoints &a, ReductionOpInterface op) {
   });
 }
 
+/// Of the places where `mask` holds, the first in row-major order over
+/// `axes` (i1, the input's shape): the least row-major position over the
+/// reduced axes among them.
+Value firstOfMask(Adjoints &a, Value mask, ArrayRef<int64_t> axes) {
+  RankedTensorType type = tensorType(mask);
+  SmallVector<int64_t> shape(size_t(type.getRank()), 1);
+  int64_t count = 1;
+  for (int64_t axis : axes) {
+    shape[size_t(axis)] = type.getDimSize(axis);
+    count *= type.getDimSize(axis);
+  }
+  // Positions in f32 (the caller keeps them below 2^24, exact).
+  std::vector<float> positions(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i)
+    positions[size_t(i)] = float(i);
+  auto positionType = RankedTensorType::get(shape, a.b.getF32Type());
+  Value iota = ConstantOp::create(
+      a.b, a.loc,
+      DenseElementsAttr::get(positionType, ArrayRef<float>(positions)));
+  // Select and compare broadcast the positions (a broadcast_to of the
+  // constant would fold into a constant of the input's size).
+  Value candidates = a.select(mask, iota, a.scalar(iota, double(count)));
+  Value first =
+      ReduceMinOp::create(a.b, a.loc, candidates, axes, /*keep_dims=*/true);
+  return a.compare(P::eq, iota, first);
+}
+
 /// reduce_max and reduce_min: the elements equal to the result share its
-/// gradient equally.
+/// gradient equally; a `pooling` maximum gives all of it to the first
+/// (NaN included: a NaN maximum came from a NaN element).
 void backpropExtremum(Adjoints &a, ReductionOpInterface op) {
   Value input = op.getInput(), g = a.of(op->getResult(0));
   a.give(input, [&] {
@@ -614,6 +642,16 @@ void backpropExtremum(Adjoints &a, ReductionOpInterface op) {
     Value x = a.fwd(input);
     Value mask =
         a.compare(P::eq, x, a.reshapeTo(a.fwd(op->getResult(0)), keep));
+    auto max = dyn_cast<ReduceMaxOp>(op.getOperation());
+    int64_t window = 1;
+    for (int64_t axis : axes)
+      window *= type.getDimSize(axis);
+    if (max && max.getPooling() && window < (int64_t(1) << 24)) {
+      if (isa<FloatType>(type.getElementType()))
+        mask = OrOp::create(a.b, a.loc, mask, a.compare(P::ne, x, x));
+      return a.select(firstOfMask(a, mask, axes), a.reshapeTo(g, keep),
+                      a.scalar(g, 0));
+    }
     Value count =
         ReduceSumOp::create(a.b, a.loc, a.castTo(mask, type.getElementType()),
                             axes, /*keep_dims=*/true);

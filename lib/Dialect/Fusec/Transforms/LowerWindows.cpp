@@ -132,7 +132,7 @@ Value WindowLowering::maxPool(MaxPool2DOp op) {
     lowest = double(std::numeric_limits<int64_t>::min());
   Value p = patches(op.getInput(), op.getWindow2D(), lowest);
   return ReduceMaxOp::create(b, loc, p, ArrayRef<int64_t>{3, 4},
-                             /*keep_dims=*/false);
+                             /*keep_dims=*/false, /*pooling=*/true);
 }
 
 Value WindowLowering::avgPool(AvgPool2DOp op) {

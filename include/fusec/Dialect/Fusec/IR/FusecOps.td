@@ -695,6 +695,23 @@ def Fusec_ReduceMaxOp : Fusec_ReduceOp<"reduce_max", Fusec_NumericTensor,
   let description = [{
     Maximum over `axes`, with the NaN and signed-zero rules of `fusec.max`.
     An empty reduction gives `-inf` (floats) or the smallest integer.
+
+    The result is the same either way; `pooling` decides the gradient where
+    several elements equal the maximum. Without it they share the gradient
+    equally (as `torch.amax` and TensorFlow's `reduce_max` do); with it, the
+    first of them in row-major order over `axes` (or the first NaN) receives
+    all of it, as the max pooling of PyTorch and XLA does. Max pooling and
+    global max pooling lower to a `pooling` reduction.
+
+    ```mlir
+    %m = fusec.reduce_max %p axes = [3, 4] pooling : tensor<1x2x2x3x3x8xf32> -> tensor<1x2x2x8xf32>
+    ```
+  }];
+  let arguments = (ins Fusec_NumericTensor:$input, DenseI64ArrayAttr:$axes,
+                   UnitAttr:$keep_dims, UnitAttr:$pooling);
+  let assemblyFormat = [{
+    $input `axes` `=` $axes (`keep_dims` $keep_dims^)? (`pooling` $pooling^)?
+    attr-dict `:` type($input) `->` type($result)
   }];
 }
 
