@@ -36,7 +36,9 @@ transfer   Transfer learning as the Keras guides do it: inception_v3's base
            set (class-dependent colours and stripes), against PyTorch with
            AMP (autocast float16 and GradScaler) from the same weights on
            the same batches; the validation accuracy (goal >= 0.9), both loss
-           curves and fusec's steps/s on the interpreter.
+           curves and fusec's steps/s on the interpreter (and, with
+           --host-steps=N, on the host device: the step's kernels compiled
+           for the CPU, N steps).
 gpt        Fine-tuning the GPT-2 block to predict each sequence's previous
            token (an attention task): the loss against a stated threshold,
            then 2N steps in one run against N steps, a resume and N more
@@ -99,6 +101,28 @@ def trained_weights(out):
     with open(os.path.join(out, "manifest.json")) as f:
         return {p["name"]: np.load(os.path.join(out, p["file"]))
                 for p in json.load(f)["parameters"]}
+
+
+def host_rate(a, d, model_args, data_args, batch, steps):
+    """fusec's steps/s on the host device: the training step's kernels
+    written as CUDA C++ (--emit=cuda), compiled for the CPU (-DFUSEC_HOST,
+    as test/Training/device-loop.test does) and run by the same executor a
+    GPU gets, for `steps` steps. Returns (steps/s, seconds to compile)."""
+    cu, so = os.path.join(d, "step.cu"), os.path.join(d, "step.so")
+    run([a.fusec] + model_args + ["--batch=%d" % batch, "--emit=cuda",
+                                  "-o", cu])
+    include = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                           "include")
+    t0 = time.time()
+    run([a.cxx, "-x", "c++", "-std=c++17", "-O2", "-shared", "-fPIC",
+         "-DFUSEC_HOST", "-I", include, cu, "-o", so])
+    compile_seconds = time.time() - t0
+    text = run([a.fusec] + model_args + data_args + [
+        "--run", "--backend=host", "--host-kernels=" + so,
+        "--batch-size=%d" % batch, "--steps=%d" % steps,
+        "--output-dir=" + os.path.join(d, "host-out")])
+    done, seconds = re.findall(r"(\d+) steps in ([0-9.]+) s", text)[-1]
+    return int(done) / float(seconds), compile_seconds
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +422,7 @@ def transfer(a):
             scaler.scale(loss).backward()
             scaler.step(opt)
             scaler.update()
-            total += float(loss)
+            total += float(loss.detach())
         torch_loss.append(total / steps_per_epoch)
     model.eval()
     with torch.no_grad():
@@ -424,8 +448,17 @@ def transfer(a):
                         r"accuracy ([0-9.e+-]+).*?([0-9.]+) steps/s, "
                         r"val_loss ([0-9.e+-]+), val_accuracy ([0-9.e+-]+)",
                         text)
+    host = None
+    if a.host_steps:
+        host = host_rate(
+            a, d, [path, "--loss=sparse-cross-entropy", "--frozen=base.*",
+                   "--mixed-precision=f16", "--optimizer=adam",
+                   "--learning-rate=0.001"],
+            ["--data=%s=%s" % (data_name, os.path.join(d, "x.npy")),
+             "--data=labels=" + os.path.join(d, "y.npy")], batch,
+            a.host_steps)
     print("| epoch | fusec loss | PyTorch AMP loss | fusec val_accuracy | "
-          "fusec steps/s (interp) |")
+          "fusec steps/s (%s) |" % a.backend)
     print("|---|---|---|---|---|")
     for (e, loss, acc, rate, vl, va), tl in zip(epochs, torch_loss):
         print(f"| {e} | {float(loss):.4f} | {tl:.4f} | {float(va):.3f} | "
@@ -433,6 +466,9 @@ def transfer(a):
     val = float(epochs[-1][5]) if epochs else 0.0
     print(f"transfer: fusec val_accuracy {val:.3f} (goal >= 0.9), PyTorch "
           f"{torch_val:.3f}; {seconds:.0f} s in all")
+    if host:
+        print(f"transfer: {host[0]:.3f} steps/s on the host device (its "
+              f"kernels compiled in {host[1]:.0f} s)")
     return val >= 0.9
 
 
@@ -458,12 +494,13 @@ def gpt(a):
     np.save(os.path.join(d, "labels.npy"), labels)
     path = os.path.join(d, "model.onnx")
     export(model, torch.tensor(ids[:16]), path)
-    common = [a.fusec, path, "--loss=sparse-softmax-cross-entropy", "--run",
-              "--backend=" + a.backend,
-              "--data=ids=" + os.path.join(d, "ids.npy"),
-              "--data=labels=" + os.path.join(d, "labels.npy"),
-              "--batch-size=16", "--optimizer=adam", "--learning-rate=0.003",
-              "--shuffle", "--seed=1", "--quiet"]
+    model_args = [path, "--loss=sparse-softmax-cross-entropy",
+                  "--optimizer=adam", "--learning-rate=0.003"]
+    data_args = ["--data=ids=" + os.path.join(d, "ids.npy"),
+                 "--data=labels=" + os.path.join(d, "labels.npy")]
+    common = [a.fusec] + model_args + data_args + [
+        "--run", "--backend=" + a.backend, "--batch-size=16", "--shuffle",
+        "--seed=1", "--quiet"]
     steps = a.gpt_steps
     t0 = time.time()
     run(common + ["--steps=%d" % steps, "--output-dir=" + os.path.join(d, "full"),
@@ -480,10 +517,16 @@ def gpt(a):
     resumed = trained_weights(os.path.join(d, "resumed"))
     same = all(np.array_equal(full[k], resumed[k]) for k in full)
     final = float(np.mean(losses[-10:]))
+    host = None
+    if a.host_steps:
+        host = host_rate(a, d, model_args, data_args, 16, a.host_steps * 4)
     print(f"gpt: loss {losses[0]:.3f} -> {final:.3f} (mean of the last 10 "
           f"of {steps} steps; threshold {threshold}), {steps / seconds:.1f} "
           f"steps/s on {a.backend}; {steps // 2} + resume + {steps // 2} "
           f"steps {'bit-identical' if same else 'DIFFER'} to {steps}")
+    if host:
+        print(f"gpt: {host[0]:.1f} steps/s on the host device (its kernels "
+              f"compiled in {host[1]:.0f} s)")
     return final < threshold and same
 
 
@@ -500,6 +543,10 @@ def main():
     ap.add_argument("--transfer-batch", type=int, default=32)
     ap.add_argument("--transfer-epochs", type=int, default=3)
     ap.add_argument("--gpt-steps", type=int, default=200)
+    ap.add_argument("--host-steps", type=int, default=0,
+                    help="also time this many steps on the host device "
+                    "(the kernels compiled for the CPU; 0: not)")
+    ap.add_argument("--cxx", default="c++")
     a = ap.parse_args()
     a.models = a.models.split(",")
     os.makedirs(a.work, exist_ok=True)

@@ -731,7 +731,10 @@ std::optional<int64_t> fusec::fit(const TrainLoopOptions &o, FitContext &ctx,
         os << ", scale " << llvm::format("%g", *scale);
       if (sig.skippedResult >= 0)
         os << ", " << epochFigures.skipped << " skipped";
-      os << ", " << llvm::format("%.1f", rate) << " steps/s";
+      // Two significant digits below one step per second (a large model
+      // on the interpreter), else one decimal.
+      os << ", " << llvm::format(rate < 1 ? "%.2g" : "%.1f", rate)
+         << " steps/s";
       if (!final && rate > 0)
         os << ", ETA "
            << llvm::format("%.0f", double(perEpoch - inEpoch - 1) / rate)
