@@ -605,7 +605,8 @@ void backpropSum(Adjoints &a, ReductionOpInterface op) {
 
 /// Of the places where `mask` holds, the first in row-major order over
 /// `axes` (i1, the input's shape): the least row-major position over the
-/// reduced axes among them.
+/// reduced axes among them. Null when the reduced axes hold 2^24 elements
+/// or more (their positions would not be exact in f32).
 Value firstOfMask(Adjoints &a, Value mask, ArrayRef<int64_t> axes) {
   RankedTensorType type = tensorType(mask);
   SmallVector<int64_t> shape(size_t(type.getRank()), 1);
@@ -614,7 +615,9 @@ Value firstOfMask(Adjoints &a, Value mask, ArrayRef<int64_t> axes) {
     shape[size_t(axis)] = type.getDimSize(axis);
     count *= type.getDimSize(axis);
   }
-  // Positions in f32 (the caller keeps them below 2^24, exact).
+  if (count >= (int64_t(1) << 24))
+    return Value();
+  // Positions in f32, exact.
   std::vector<float> positions(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i)
     positions[size_t(i)] = float(i);
@@ -643,14 +646,12 @@ void backpropExtremum(Adjoints &a, ReductionOpInterface op) {
     Value mask =
         a.compare(P::eq, x, a.reshapeTo(a.fwd(op->getResult(0)), keep));
     auto max = dyn_cast<ReduceMaxOp>(op.getOperation());
-    int64_t window = 1;
-    for (int64_t axis : axes)
-      window *= type.getDimSize(axis);
-    if (max && max.getPooling() && window < (int64_t(1) << 24)) {
+    if (max && max.getPooling()) {
+      Value hit = mask;
       if (isa<FloatType>(type.getElementType()))
-        mask = OrOp::create(a.b, a.loc, mask, a.compare(P::ne, x, x));
-      return a.select(firstOfMask(a, mask, axes), a.reshapeTo(g, keep),
-                      a.scalar(g, 0));
+        hit = OrOp::create(a.b, a.loc, hit, a.compare(P::ne, x, x));
+      if (Value first = firstOfMask(a, hit, axes))
+        return a.select(first, a.reshapeTo(g, keep), a.scalar(g, 0));
     }
     Value count =
         ReduceSumOp::create(a.b, a.loc, a.castTo(mask, type.getElementType()),
