@@ -26,6 +26,13 @@ std::string CompiledFunction::cudaSource() const {
   return s;
 }
 
+std::string CompiledFunction::cpuSource() const {
+  std::string s = cpuPrelude();
+  for (const KernelSource &k : kernels)
+    s += "\n" + k.cpuBody;
+  return s;
+}
+
 std::string fusec::kernelCacheKey(const std::string &source,
                                   const std::vector<std::string> &options,
                                   const std::string &nvrtcIdentity) {
@@ -150,6 +157,11 @@ LogicalResult Planner::planFusion(FusionOp fusion) {
     exe.kernels.push_back(std::move(k));
     out.kernels.push_back(*source);
     out.kernelOrigins.push_back(fusion);
+    FailureOr<std::string> cpu =
+        emitCpuKernel(fusion, *source, options.codegen);
+    if (failed(cpu))
+      return failure();
+    out.kernels.back().cpuBody = std::move(*cpu);
   } else if (withoutHeader(out.kernels[size_t(it->second)].body) !=
              withoutHeader(source->body)) {
     return fusion.emitError() << "internal error: two different kernels "
@@ -470,6 +482,7 @@ FailureOr<CompiledFunction> Planner::run() {
   exe.memory.workspaceBytes =
       out.stats.matmuls ? options.target.matmulWorkspaceBytes : 0;
   rt::planMemory(exe);
+  exe.cpuSource = out.cpuSource();
   return std::move(out);
 }
 

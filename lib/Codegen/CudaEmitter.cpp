@@ -10,12 +10,12 @@
 
 #include "fusec/Codegen/CudaEmitter.h"
 #include "KernelEmitter.h"
-#include "fusec/Codegen/KernelCache.h"
 #include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/IR/FusionForms.h"
 #include "fusec/Support/Checked.h"
 #include "fusec/Support/Float16.h"
+#include "fusec/Support/KernelCache.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
@@ -33,12 +33,7 @@ std::string KernelSource::translationUnit() const {
   return std::string(cudaPrelude()) + "\n" + body;
 }
 
-namespace {
-
-/// Deletes the declarations `const T dN = ...;` and `const T vN = ...;`
-/// nothing reads (an index component only some outputs use, say), until
-/// none is left, so that the kernel compiles without warnings.
-void removeUnusedDeclarations(std::string &text) {
+void codegen::removeUnusedDeclarations(std::string &text) {
   auto isIdent = [](char c) {
     return std::isalnum((unsigned char)c) || c == '_';
   };
@@ -84,8 +79,6 @@ void removeUnusedDeclarations(std::string &text) {
     text = std::move(kept);
   }
 }
-
-} // namespace
 
 Index KernelEmitter::delinearize(const std::string &linear,
                                  ArrayRef<int64_t> shape) {
@@ -250,8 +243,9 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
     std::string values;
     for (int64_t i = 0, e = data.numElements(); i < e; ++i)
       values += (i ? ", " : "") + literal(i);
-    line(std::string("const ") + computeType(t) + " " + table + "[" +
-         std::to_string(data.numElements()) + "] = {" + values + "};");
+    line(std::string(cpuMode ? "static const " : "const ") + computeType(t) +
+         " " + table + "[" + std::to_string(data.numElements()) + "] = {" +
+         values + "};");
     std::string at = linearMode ? idx[0] : linearize(idx, shape);
     return table + "[" + at + "]";
   }

@@ -265,6 +265,9 @@ public:
         body(fusion.getBody().front()) {}
 
   FailureOr<KernelSource> run();
+  /// The CPU form of the kernel `k` that run() produced for the same fusion
+  /// (CpuEmitter.h; CpuKernels.cpp).
+  FailureOr<std::string> runCpu(const KernelSource &k);
 
 private:
   // Text.
@@ -370,6 +373,17 @@ private:
   /// Other reductions: sliced over a block, or a thread per output.
   void emitColumnReduction(KernelSource &k, const ReductionCode &r);
   std::vector<std::pair<int64_t, int64_t>> inPlacePairs(int64_t n);
+  // CPU shapes (CpuKernels.cpp). Each returns its number of work units.
+  /// `extern "C" void <name>_cpu(begin, end, args)` and its pointers
+  /// (not __restrict__ where `k` pairs an input with an output).
+  void emitCpuSignature(const KernelSource &k);
+  int64_t emitCpuLoop();
+  int64_t emitCpuReduction(Operation *reduce);
+  /// The outputs `include` selects, each over the fraction of its
+  /// positions that units [begin, end) of `units` units, each of
+  /// `unitElements` positions of a `largest`-element output, cover.
+  void emitCpuFraction(int64_t units, int64_t unitElements, int64_t largest,
+                       llvm::function_ref<bool(Value)> include);
   LogicalResult checkRowAligned(Operation *reduce, int64_t rows,
                                 bool rowReduction);
   void emitSignature();
@@ -414,7 +428,14 @@ private:
   std::vector<std::pair<int64_t, int64_t>> inPlace;
   bool hadError = false;
   std::string failure_;
+  // Emitting the CPU form: constant tables are static.
+  bool cpuMode = false;
 };
+
+/// Deletes the declarations `const T dN = ...;` and `const T vN = ...;`
+/// nothing reads, until none is left (so that kernels compile without
+/// warnings).
+void removeUnusedDeclarations(std::string &text);
 
 } // namespace fusec::codegen
 

@@ -1,8 +1,8 @@
 //===- Options.cpp - The options of code generation -----------------------===//
 
 #include "fusec/Codegen/Options.h"
-#include "fusec/Codegen/KernelCache.h"
 #include "fusec/Codegen/TargetInfo.h"
+#include "fusec/Support/KernelCache.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -96,8 +96,19 @@ void CommandLineBinder::flag(std::string_view name, bool &value,
 // Integers and numbers are read as text and parsed here, so that a bad
 // value is fusec's error ("invalid value 'abc' for --steps: expected an
 // integer") rather than LLVM's message on stderr.
+/// A name of fusec's that one of LLVM's own options also has (LLVM's
+/// libraries register an undocumented --threads) is fusec's: LLVM's is
+/// dropped.
+static void claimName(std::string_view name) {
+  auto &registered = cl::getRegisteredOptions();
+  auto it = registered.find(llvm::StringRef(name.data(), name.size()));
+  if (it != registered.end())
+    it->second->removeArgument();
+}
+
 void CommandLineBinder::integer(std::string_view name, int64_t &value,
                                 std::string_view help, int64_t minimum) {
+  claimName(name);
   auto *o = new cl::opt<std::string>(
       keep(name), cl::desc(keep(withDefault(help, std::to_string(value)))),
       cl::value_desc("N"), cl::cat(category()));

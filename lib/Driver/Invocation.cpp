@@ -2,7 +2,6 @@
 
 #include "fusec/Driver/Invocation.h"
 #include "Runner.h"
-#include "fusec/Codegen/KernelCache.h"
 #include "fusec/Codegen/Nvrtc.h"
 #include "fusec/Driver/Checkpoint.h"
 #include "fusec/Driver/ModelCache.h"
@@ -12,6 +11,7 @@
 #include "fusec/Runtime/Cuda/CudaDevice.h"
 #include "fusec/Runtime/Host/HostDevice.h"
 #include "fusec/Support/File.h"
+#include "fusec/Support/KernelCache.h"
 #include "fusec/Support/Npy.h"
 #include "fusec/Support/Results.h"
 #include "fusec/Support/Version.h"
@@ -69,6 +69,10 @@ void Invocation::bindOptions(OptionBinder &binder) {
                   "the GPU when available, otherwise the interpreter"},
                  {Backend::Interp, "interp", "the reference interpreter"},
                  {Backend::GPU, "gpu", "the CUDA runtime"},
+                 {Backend::Cpu, "cpu",
+                  "the cpu device: the compiled plan with each kernel's "
+                  "CPU form, compiled for this machine, on --threads "
+                  "threads"},
                  {Backend::Host, "host",
                   "the host device: the compiled plan with --host-kernels "
                   "(for testing code generation and the runtime without a "

@@ -1,14 +1,15 @@
 //===- Runner.cpp - Compiling and running a loaded model ------------------===//
 
 #include "Runner.h"
-#include "fusec/Codegen/KernelCache.h"
 #include "fusec/Conversion/OnnxImport.h"
 #include "fusec/Conversion/OnnxTrainedWeights.h"
 #include "fusec/Driver/Checkpoint.h"
 #include "fusec/Driver/TrainingLoop.h"
+#include "fusec/Runtime/Cpu/CpuDevice.h"
 #include "fusec/Runtime/Cuda/CudaDevice.h"
 #include "fusec/Runtime/Host/HostDevice.h"
 #include "fusec/Support/File.h"
+#include "fusec/Support/KernelCache.h"
 
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
@@ -58,8 +59,10 @@ FailureOr<Runner> driver::makeRunner(Invocation &inv, func::FuncOp func,
     };
     return runner;
   }
-  FailureOr<CompiledFunction> compiled =
-      compileFunction(func, inv.codegen, CodegenStage::Ptx);
+  // The cpu device runs the kernels' CPU forms: no PTX.
+  bool cpu = dynamic_cast<rt::CpuDevice *>(device) != nullptr;
+  FailureOr<CompiledFunction> compiled = compileFunction(
+      func, inv.codegen, cpu ? CodegenStage::Plan : CodegenStage::Ptx);
   if (failed(compiled))
     return failure();
   printStats(inv, compiled->stats);
@@ -82,6 +85,14 @@ driver::openRunDevice(const Invocation &inv, Session &session) {
   if (!inv.run || inv.backend == Backend::Interp)
     return std::unique_ptr<rt::Device>();
   std::string why;
+  if (inv.backend == Backend::Cpu) {
+    rt::CpuDeviceOptions cpu;
+    cpu.threads = int(std::min<int64_t>(inv.execution.threads, 4096));
+    std::string dir = kernelCacheDirectory(inv.codegen.cache);
+    cpu.compiler.cacheDirectory =
+        dir.empty() || !inv.codegen.cache.kernelCache ? "off" : dir;
+    return std::unique_ptr<rt::Device>(std::make_unique<rt::CpuDevice>(cpu));
+  }
   if (inv.backend == Backend::Host) {
     if (inv.execution.hostKernels.empty()) {
       session.error("--backend=host needs --host-kernels (the model's "

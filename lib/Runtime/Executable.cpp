@@ -603,6 +603,10 @@ bool parseConstantExtent(HeaderReader &r, size_t i, Extent &e) {
   return parseExtent(r, "constant", i, e);
 }
 
+bool parseCpuSourceExtent(HeaderReader &r, size_t i, Extent &e) {
+  return parseExtent(r, "cpu-source", i, e);
+}
+
 /// Reads `n` records, appending each once it is read: memory follows the
 /// records present in the file, not the count its header declares.
 template <typename T>
@@ -715,6 +719,16 @@ bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
     return false;
   if (!parseRecords(r, n, constantExtents, parseConstantExtent))
     return false;
+  std::vector<Extent> cpuExtents;
+  if (!r.literal("cpu-sources ") || !r.count("cpu sources", n))
+    return false;
+  if (n > 1) {
+    error = "invalid .fsx file: " + std::to_string(n) +
+            " CPU sources (an executable has at most one)";
+    return false;
+  }
+  if (!parseRecords(r, n, cpuExtents, parseCpuSourceExtent))
+    return false;
 
   int64_t payloadSize;
   if (!r.literal("payload ") || !r.integer(payloadSize, "payload size") ||
@@ -736,8 +750,8 @@ bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
     return false;
   }
 
-  // The PTX texts, the CUBINs, then the constants, back to back from
-  // offset 0.
+  // The PTX texts, the CUBINs, the constants, then the CPU source, back
+  // to back from offset 0.
   int64_t next = 0;
   auto take = [&](const char *what, size_t i, const Extent &e,
                   std::string &out) {
@@ -772,10 +786,14 @@ bool parseFile(std::string_view bytes, Executable &exe, std::string &error) {
   for (size_t i = 0; i < constantExtents.size(); ++i)
     if (!take("constant", i, constantExtents[i], exe.constants[i]))
       return false;
+  if (!cpuExtents.empty() &&
+      !take("cpu-source", 0, cpuExtents[0], exe.cpuSource))
+    return false;
   if (next != payloadSize) {
     error = "invalid .fsx file: the payload has " +
             std::to_string(payloadSize) +
-            " bytes but its PTX texts, CUBINs and constants take " +
+            " bytes but its PTX texts, CUBINs, constants and CPU source "
+            "take " +
             std::to_string(next);
     return false;
   }
@@ -876,6 +894,11 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
   extents("cubin", exe.cubin);
   h += "constants " + std::to_string(exe.constants.size()) + "\n";
   extents("constant", exe.constants);
+  std::vector<std::string> cpu;
+  if (!exe.cpuSource.empty())
+    cpu.push_back(exe.cpuSource);
+  h += "cpu-sources " + std::to_string(cpu.size()) + "\n";
+  extents("cpu-source", cpu);
   h += "payload " + std::to_string(offset) + "\n";
 
   std::string out;
@@ -887,6 +910,7 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
     out += c;
   for (const std::string &c : exe.constants)
     out += c;
+  out += exe.cpuSource;
   return out;
 }
 

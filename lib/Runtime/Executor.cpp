@@ -31,6 +31,10 @@ void ExecutionOptions::bindOptions(OptionBinder &binder) {
               "KERNELS.so");
   binder.integer("device", device, "The GPU to run on (see --devices)",
                  /*minimum=*/0);
+  binder.integer("threads", threads,
+                 "Threads the cpu device runs kernels on (0: the CPUs this "
+                 "process may use)",
+                 /*minimum=*/0);
   binder.flag("cuda-graphs", cudaGraphs,
               "Replay each run's steps as one CUDA graph (false: launch them "
               "one by one, for comparison)");

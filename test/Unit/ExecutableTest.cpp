@@ -77,7 +77,7 @@ const char kPtx1[] = ".version 8.4\n"
 // 256 bytes each; live bytes per step: 256, 256 (the pair counted once),
 // 512, 768, 512: the lower bound is 768, first reached at step 3, and the
 // arena of 768 bytes meets it. The workspace is 32 MiB.
-const char kModelHeader[] = R"fsx(fusec-executable 3
+const char kModelHeader[] = R"fsx(fusec-executable 4
 entry "forward"
 arch "sm_90"
 memory arena 768 lower-bound 768 peak-step 3 workspace 33554432
@@ -107,6 +107,7 @@ ptx 1 offset 207 length 117
 cubins 0
 constants 1
 constant 0 offset 324 length 20
+cpu-sources 0
 payload 344
 )fsx";
 
@@ -379,6 +380,7 @@ TEST(Executable, CubinsLieBetweenThePtxAndTheConstants) {
                        "cubin 1 offset 388 length 80\n"
                        "constants 1\n"
                        "constant 0 offset 468 length 20\n"
+                       "cpu-sources 0\n"
                        "payload 488\n"),
             std::string::npos)
       << bytes.substr(0, 1200);
@@ -406,7 +408,7 @@ TEST(Executable, RejectsCubinsThatAreNotOnePerPtxTextOrNotCudaElf) {
 }
 
 TEST(Executable, MinimalExecutable) {
-  const char kFile[] = "fusec-executable 3\n"
+  const char kFile[] = "fusec-executable 4\n"
                        "entry \"f\"\n"
                        "arch \"sm_80\"\n"
                        "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
@@ -418,6 +420,7 @@ TEST(Executable, MinimalExecutable) {
                        "ptx-texts 0\n"
                        "cubins 0\n"
                        "constants 0\n"
+                       "cpu-sources 0\n"
                        "payload 0\n";
   Executable exe;
   exe.entry = "f";
@@ -436,7 +439,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
   // (larger than needed is allowed) and the largest workspace that is a
   // multiple of 256, 2^63-256.
   const char kFile[] =
-      "fusec-executable 3\n"
+      "fusec-executable 4\n"
       "entry \"e\"\n"
       "arch \"sm_100a\"\n"
       "memory arena 9223372036854775807 lower-bound 256 peak-step 0 "
@@ -460,6 +463,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
       "ptx 0 offset 0 length 0\n"
       "cubins 0\n"
       "constants 0\n"
+      "cpu-sources 0\n"
       "payload 0\n";
   Executable exe;
   exe.entry = "e";
@@ -492,7 +496,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
 }
 
 TEST(Executable, EveryDTypeRoundTrips) {
-  const char kFile[] = "fusec-executable 3\n"
+  const char kFile[] = "fusec-executable 4\n"
                        "entry \"f\"\n"
                        "arch \"sm_90\"\n"
                        "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
@@ -516,6 +520,7 @@ TEST(Executable, EveryDTypeRoundTrips) {
                        "constant 3 offset 18 length 3\n"
                        "constant 4 offset 21 length 4\n"
                        "constant 5 offset 25 length 8\n"
+                       "cpu-sources 0\n"
                        "payload 33\n"
                        "AAAAAAAABBBBBBCCCC\x01\x00\x01"
                        "EEEEFFFFFFFF";
@@ -624,26 +629,47 @@ TEST(Executable, BroadcastBatchedMatmulIsValid) {
 
 TEST(Executable, RejectsOtherVersions) {
   Executable exe = makeModel();
-  exe.version = 4;
+  exe.version = 5;
   EXPECT_EQ(errorOf(exe),
-            "unsupported .fsx version 4; this fusec reads version 3");
+            "unsupported .fsx version 5; this fusec reads version 4");
   // Older versions are rebuilt from the model (version 1 has no memory
-  // plan, version 2 no CUBINs).
-  for (uint32_t older : {2u, 1u, 0u}) {
+  // plan, version 2 no CUBINs, version 3 no CPU source).
+  for (uint32_t older : {3u, 2u, 1u, 0u}) {
     exe.version = older;
     EXPECT_EQ(errorOf(exe), "unsupported .fsx version " +
                                 std::to_string(older) +
-                                "; this fusec reads version 3 (recompile the "
+                                "; this fusec reads version 4 (recompile the "
                                 "model with this fusec's --emit=exec)");
   }
   // A later version may change everything after the first line.
   EXPECT_EQ(errorOfBytes("fusec-executable 10\n\x01\x02"),
-            "unsupported .fsx version 10; this fusec reads version 3");
+            "unsupported .fsx version 10; this fusec reads version 4");
   EXPECT_EQ(errorOfBytes("fusec-executable 4294967295\n\x01\x02"),
-            "unsupported .fsx version 4294967295; this fusec reads version 3");
+            "unsupported .fsx version 4294967295; this fusec reads version 4");
   EXPECT_EQ(errorOfBytes("fusec-executable 12345678901234567890\nx"),
             "unsupported .fsx version 12345678901234567890; this fusec reads "
-            "version 3");
+            "version 4");
+}
+
+TEST(Executable, CpuSourceRoundTripsAfterTheConstants) {
+  Executable exe = makeModel();
+  exe.cpuSource = "extern \"C\" void k_cpu() {}\n";
+  std::string bytes = serializeExecutable(exe);
+  EXPECT_NE(bytes.find("constant 0 offset 324 length 20\n"
+                       "cpu-sources 1\n"
+                       "cpu-source 0 offset 344 length 27\n"
+                       "payload 371\n"),
+            std::string::npos)
+      << bytes.substr(0, 1200);
+  std::string error;
+  std::optional<Executable> back = parseExecutable(bytes, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->cpuSource, exe.cpuSource);
+  // At most one.
+  std::string two = bytes;
+  two.replace(two.find("cpu-sources 1"), 13, "cpu-sources 2");
+  EXPECT_EQ(errorOfBytes(two), "invalid .fsx file: 2 CPU sources (an "
+                               "executable has at most one)");
 }
 
 TEST(Executable, RejectsBadMagicAndVersionLines) {
@@ -775,7 +801,7 @@ TEST(Executable, RejectsBadPayloadLayout) {
             "outside the 344-byte payload");
   EXPECT_EQ(errorOfEdit("length 20\n", "length 19\n"),
             "invalid .fsx file: the payload has 344 bytes but its PTX texts, "
-            "CUBINs and constants take 343");
+            "CUBINs, constants and CPU source take 343");
   // Same sizes, other order: the constant first.
   EXPECT_EQ(errorOfEdit("constant 0 offset 324", "constant 0 offset 0"),
             "invalid .fsx file: constant 0: offset 0, expected 324 (payloads "
@@ -1209,7 +1235,7 @@ TEST(PlanPrinter, ShowsThePlanOneLinePerEntry) {
   // ASCII quoted with the format's escapes.
   std::string plan = formatPlan(makeModel());
   const char kHead[] =
-      "executable 'forward' for sm_90, format v3\n"
+      "executable 'forward' for sm_90, format v4\n"
       "memory: arena 768 bytes, 1.000x the lower bound 768 (one buffer per "
       "temporary: 1024, 256 saved); constants 20, workspace 33554432; peak "
       "at step 3 (launch of kernel 2 'fused_sum')\n"
@@ -1293,7 +1319,7 @@ TEST(Executable, RejectsHugeCountsQuickly) {
             "invalid .fsx file: line 29: negative number of constants -1");
   // The bound, exactly: after "buffers 2" 8 bytes are left, which one
   // record could fill but not two.
-  EXPECT_EQ(errorOfBytes("fusec-executable 3\nentry \"f\"\narch \"a\"\n"
+  EXPECT_EQ(errorOfBytes("fusec-executable 4\nentry \"f\"\narch \"a\"\n"
                          "memory arena 0 lower-bound 0 peak-step 0 "
                          "workspace 0\nbuffers 2\n12345678"),
             "truncated .fsx file: line 5 declares 2 buffers, more than the "
@@ -1373,7 +1399,7 @@ TEST(Executable, SurvivesRandomMutations) {
 
 TEST(Executable, SurvivesRandomBytes) {
   std::mt19937_64 rng(7);
-  std::string prefix = "fusec-executable 3\n";
+  std::string prefix = "fusec-executable 4\n";
   for (int i = 0; i < 2000; ++i) {
     std::string bytes = i % 2 ? prefix : std::string();
     size_t n = rng() % 200;

@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusec/Codegen/KernelCache.h"
+#include "fusec/Support/KernelCache.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 //===- fusec-run.cpp - Inspect and run an executable artifact -------------===//
 //
 //   fusec-run MODEL.fsx [--input A.npy ... --output-dir DIR]
-//             [--backend=auto|gpu|host] [--host-kernels KERNELS.so]
+//             [--backend=auto|gpu|cpu|host] [--host-kernels KERNELS.so]
 //             [--device N] [--device-report] [--print-plan] [--dump-ptx DIR]
 //   fusec-run --devices
 //
@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusec/Runtime/Cpu/CpuDevice.h"
 #include "fusec/Runtime/Cuda/CudaDevice.h"
 #include "fusec/Runtime/Executable.h"
 #include "fusec/Runtime/Executor.h"
@@ -36,7 +37,7 @@ using namespace fusec;
 
 namespace {
 
-enum class RunBackend { Auto, GPU, Host };
+enum class RunBackend { Auto, GPU, Cpu, Host };
 
 struct RunToolOptions {
   RunBackend backend = RunBackend::Auto;
@@ -57,6 +58,9 @@ struct RunToolOptions {
         {{RunBackend::Auto, "auto",
           "the host device with --host-kernels, else the GPU"},
          {RunBackend::GPU, "gpu", "the GPU; see --devices"},
+         {RunBackend::Cpu, "cpu",
+          "the cpu device: the kernels' CPU forms, compiled for this "
+          "machine, on --threads threads"},
          {RunBackend::Host, "host", "the host device (needs --host-kernels)"}},
         "Where the model runs");
     binder.list("input", inputs,
@@ -125,6 +129,11 @@ std::unique_ptr<rt::Device> openDevice(const RunToolOptions &options,
   bool host = options.backend == RunBackend::Host ||
               (options.backend == RunBackend::Auto &&
                !options.execution.hostKernels.empty());
+  if (options.backend == RunBackend::Cpu) {
+    rt::CpuDeviceOptions cpu;
+    cpu.threads = int(std::min<int64_t>(options.execution.threads, 4096));
+    return std::make_unique<rt::CpuDevice>(cpu);
+  }
   if (host) {
     if (options.execution.hostKernels.empty()) {
       error = "--backend=host needs --host-kernels (the model's --emit=cuda "
@@ -140,7 +149,7 @@ std::unique_ptr<rt::Device> openDevice(const RunToolOptions &options,
   if (!device) {
     error = "no usable GPU: " + error;
     if (options.backend == RunBackend::Auto)
-      error += " (to run on the CPU, give --host-kernels: docs/codegen.md)";
+      error += " (to run on the CPU: --backend=cpu)";
   }
   return device;
 }

@@ -16,9 +16,10 @@
 #ifndef FUSEC_CODEGEN_COMPILE_H
 #define FUSEC_CODEGEN_COMPILE_H
 
+#include "fusec/Codegen/CpuEmitter.h"
 #include "fusec/Codegen/CudaEmitter.h"
-#include "fusec/Codegen/KernelCache.h"
 #include "fusec/Runtime/Executable.h"
+#include "fusec/Support/KernelCache.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -71,6 +72,9 @@ struct CompiledFunction {
   /// One translation unit with the prelude and every kernel: what
   /// `--emit=cuda` prints and what NVRTC compiles for `--emit=ptx`.
   std::string cudaSource() const;
+  /// The CPU translation unit (CpuEmitter.h) of every kernel: what the
+  /// cpu device compiles (rt::Executable::cpuSource).
+  std::string cpuSource() const;
 };
 
 /// Builds the plan and the kernels' CUDA C++ for `func`. Errors (an

@@ -75,6 +75,9 @@ struct KernelSource {
   /// or 0.
   int64_t transposeTile = 0;
 
+  /// The kernel's CPU form (CpuEmitter.h), filled by the planner.
+  std::string cpuBody;
+
   /// The full translation unit: prelude + body.
   std::string translationUnit() const;
 };

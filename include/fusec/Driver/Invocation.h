@@ -29,7 +29,7 @@
 namespace fusec {
 
 enum class Emit { MLIR, Report, Dot, Cuda, Ptx, Exec };
-enum class Backend { Auto, Interp, GPU, Host };
+enum class Backend { Auto, Interp, GPU, Cpu, Host };
 
 struct Invocation {
   /// The model ("-": stdin).

@@ -4,7 +4,7 @@
 // with unchanged options, by the same fusec and NVRTC: the artifact comes
 // from the cache without parsing the model or running the pipeline (the
 // anchors: JAX's persistent compilation cache, Inductor's FX graph cache).
-// Entries live in the kernel cache's store (fusec/Codegen/KernelCache.h):
+// Entries live in the kernel cache's store (fusec/Support/KernelCache.h):
 // the same directory, atomic checksummed entries, least recently used ones
 // evicted under --kernel-cache-size; --no-kernel-cache and
 // --kernel-cache-dir=off turn it off with the kernel cache.
@@ -23,8 +23,8 @@
 #ifndef FUSEC_DRIVER_MODELCACHE_H
 #define FUSEC_DRIVER_MODELCACHE_H
 
-#include "fusec/Codegen/KernelCache.h"
 #include "fusec/Driver/Invocation.h"
+#include "fusec/Support/KernelCache.h"
 
 #include <memory>
 #include <optional>

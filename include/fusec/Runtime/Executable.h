@@ -2,7 +2,8 @@
 //
 // What `fusec model.mlir --emit=exec -o model.fsx` writes: everything needed
 // to run a compiled model, with no dependency on LLVM or MLIR. The kernels'
-// PTX and their machine code (CUBIN) for the architecture compiled for, the
+// PTX and their machine code (CUBIN) for the architecture compiled for,
+// their CPU form (C++ for the cpu device), the
 // buffers (inputs, constants with their data, temporaries with
 // their place in the arena of the memory plan, views), and the ordered
 // steps: kernel launches with their grid and block sizes and buffer
@@ -27,7 +28,7 @@
 namespace fusec::rt {
 
 /// Version of the format this code reads and writes.
-inline constexpr uint32_t kExecutableVersion = 3;
+inline constexpr uint32_t kExecutableVersion = 4;
 
 /// The most threads a launch may have (grid x block): generated kernels
 /// index with 32-bit ints below 2^30 elements, and a grid-stride index
@@ -163,6 +164,10 @@ struct Executable {
   /// PTX at load time.
   std::vector<std::string> cubin;
   std::vector<std::string> constants; // Raw little-endian data.
+  /// The C++ translation unit of the kernels' CPU forms
+  /// (fusec/Codegen/CpuEmitter.h), which the cpu device compiles; empty in
+  /// an artifact without one.
+  std::string cpuSource;
   std::vector<Step> steps;
   std::vector<int64_t> inputs;  // Buffer per entry argument, in order.
   std::vector<int64_t> outputs; // Buffer per entry result, in order.

@@ -35,6 +35,9 @@ struct ExecutionOptions {
   std::string hostKernels;
   /// The GPU to run on (--device=N).
   int64_t device = 0;
+  /// Threads of the cpu device (--threads=N); 0: the CPUs this process
+  /// may use.
+  int64_t threads = 0;
   /// Replay each run's steps as one CUDA graph (else call by call).
   bool cudaGraphs = true;
   /// Say which device ran and what each step was (--device-report).

@@ -10,7 +10,8 @@ tests, are skipped and counted):
 2. runs the reference interpreter on random inputs (`fusec --run`);
 3. compiles every generated kernel for the host (-DFUSEC_HOST, with
    fusec/Runtime/Host/HostCuda.h) and runs the artifact's plan on the same inputs
-   (`fusec-run --host-kernels`), comparing with the interpreter: bit for bit
+   (`fusec-run --host-kernels`), and again on the cpu device (`fusec-run
+   --backend=cpu`, the kernels' CPU forms), comparing with the interpreter: bit for bit
    where the semantics promise it, within the tolerances of
    test/Unit/TestUtil.h otherwise (sums, which the kernels add in another
    order; f16/bf16 values, which kernels keep in f32 between operations);
@@ -178,6 +179,8 @@ class Checker:
         self.too_large = 0
         self.refused = 0
         self.cache = os.path.join(args.work, "cache")
+        self.env = dict(os.environ, FUSEC_CACHE_DIR=self.cache,
+                        FUSEC_CXX=args.cxx)
 
     def fail(self, what, detail):
         self.failures.append(f"{what}: {detail.strip()}")
@@ -291,20 +294,24 @@ class Checker:
                     "f64": self.tol["kF64Tol"]}.get(dtype, self.tol["kF32Tol"])
         return None
 
-    def run_host(self, lib, f):
+    def run_device(self, f, device, flags):
+        """Runs each mode's artifact on `device` (fusec-run `flags`) and
+        compares with the interpreter."""
         for mode, fsx, _ in f["modes"]:
-            out = os.path.join(f["dir"], "host-" + mode)
-            r = run([self.a.fusec_run, fsx, "--host-kernels", lib,
+            out = os.path.join(f["dir"], device + "-" + mode)
+            r = run([self.a.fusec_run, fsx, *flags,
                      *[f"--input={p}" for p in f["inputs"]],
-                     f"--output-dir={out}"])
+                     f"--output-dir={out}"], env=self.env)
             if r.returncode:
-                self.fail(f"{f['name']} [{mode}]", "fusec-run: " + r.stderr)
+                self.fail(f"{f['name']} [{device} {mode}]",
+                          "fusec-run: " + r.stderr)
                 continue
             for o in f["outputs"]:
                 want = os.path.join(f["dir"], "interp", o)
                 got = os.path.join(out, o)
                 if not os.path.exists(got):
-                    self.fail(f"{f['name']} [{mode}] {o}", "not written")
+                    self.fail(f"{f['name']} [{device} {mode}] {o}",
+                              "not written")
                     continue
                 dtype = load(want)[1]
                 # Kernels keep f16/bf16 values in f32 between operations:
@@ -315,8 +322,8 @@ class Checker:
                 allowed = 0.01 if mode == "default" and f["half"] else 0.0
                 why = compare(got, want, self.tolerance(f, mode, dtype), allowed)
                 if why:
-                    self.fail(f"{f['name']} [{mode}] {o}", why)
-            f.setdefault("checked", []).append(mode)
+                    self.fail(f"{f['name']} [{device} {mode}] {o}", why)
+            f.setdefault("checked", []).append(device + " " + mode)
 
     def main(self):
         os.makedirs(self.a.work, exist_ok=True)
@@ -374,7 +381,12 @@ class Checker:
             self.fail("host compilation of the generated kernels", r.stderr[:4000])
         else:
             for f in self.functions:
-                self.run_host(lib, f)
+                self.run_device(f, "host", ["--host-kernels", lib])
+        # The cpu device: the artifacts' CPU forms, compiled by fusec-run
+        # (through a kernel cache of this run's own), on two threads.
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            list(pool.map(lambda f: self.run_device(
+                f, "cpu", ["--backend=cpu", "--threads=2"]), self.functions))
 
         # ptxas.
         ptx_checked = 0
@@ -393,11 +405,14 @@ class Checker:
                         self.fail(f"ptxas -arch={arch} {os.path.basename(p)}", r.stderr)
                     ptx_checked += 1
 
-        checked = sum(len(f.get("checked", [])) for f in self.functions)
+        def checked(device):
+            return sum(1 for f in self.functions
+                       for c in f.get("checked", []) if c.startswith(device + " "))
         print(f"codegen-check: {len(self.functions)} functions, "
               f"{sum(f['kernels'] for f in self.functions)} launches, "
-              f"{len(kernels)} distinct kernels; {checked} host runs compared "
-              f"with the interpreter; {ptx_checked} ptxas runs; "
+              f"{len(kernels)} distinct kernels; {checked('host')} host runs "
+              f"and {checked('cpu')} cpu runs compared with the interpreter; "
+              f"{ptx_checked} ptxas runs; "
               f"{self.skipped_chunks} invalid pieces skipped, "
               f"{self.too_large} functions too large to run, "
               f"{self.refused} refused (calls to external functions, dynamic shapes)")

@@ -1,4 +1,4 @@
-fusec-executable 3
+fusec-executable 4
 entry "n"
 arch "sm_90"
 memory arena 256 lower-bound 256 peak-step 0 workspace 0
@@ -16,5 +16,6 @@ ptx-texts 1
 ptx 0 offset 0 length 1
 cubins 0
 constants 0
+cpu-sources 0
 payload 1
 x

@@ -1,4 +1,4 @@
-fusec-executable 3
+fusec-executable 4
 entry "classify"
 arch "sm_90"
 memory arena 1536 lower-bound 1536 peak-step 2 workspace 1024
@@ -33,5 +33,6 @@ ptx 0 offset 0 length 1
 ptx 1 offset 1 length 1
 cubins 0
 constants 0
+cpu-sources 0
 payload 2
 xy

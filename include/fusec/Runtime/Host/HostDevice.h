@@ -15,7 +15,7 @@
 #ifndef FUSEC_RUNTIME_HOST_HOSTDEVICE_H
 #define FUSEC_RUNTIME_HOST_HOSTDEVICE_H
 
-#include "fusec/Runtime/Device.h"
+#include "fusec/Runtime/Host/InProcessDevice.h"
 
 #include <functional>
 #include <memory>
@@ -23,7 +23,7 @@
 
 namespace fusec::rt {
 
-class HostDevice final : public Device {
+class HostDevice final : public InProcessDevice {
 public:
   /// A host device whose kernels come from the shared library at
   /// `kernelLibrary`; nullptr with `error` set when it cannot be loaded.
@@ -39,41 +39,20 @@ public:
   ~HostDevice() override;
 
   std::string name() const override;
-  uint64_t availableBytes() const override;
-  std::string arch() const override { return ""; }
   bool poisonsTemporaries() const override { return true; }
   std::string replayDescription() const override {
     return "run step by step on the CPU (cuBLASLt calls on the reference "
            "GEMM), temporaries poisoned";
   }
-  std::unique_ptr<DeviceMemory> allocate(int64_t bytes,
-                                         std::string &error) override;
-  bool upload(const DeviceMemory &to, int64_t offset, const void *from,
-              int64_t bytes, std::string &error) override;
-  bool download(const DeviceMemory &from, int64_t offset, void *to,
-                int64_t bytes, std::string &error) override;
   std::unique_ptr<DeviceKernels> loadKernels(const Executable &exe,
                                              std::string &error) override;
-  std::unique_ptr<StepList>
-  record(const DeviceKernels &kernels,
-         const std::function<void(StepRecorder &)> &record,
-         std::string &error) override;
-  bool replay(StepList &list, std::string &error) override;
-  std::optional<std::vector<double>> profile(StepList &list, int64_t numSteps,
-                                             std::string &error) override;
-  bool synchronize(std::string &error) override;
-  std::unique_ptr<DeviceMemory> allocateStaging(int64_t bytes,
-                                                std::string &error) override;
-  bool uploadStaged(const DeviceMemory &to, int64_t offset,
-                    const DeviceMemory &from, int64_t fromOffset, int64_t bytes,
-                    int slot, std::string &error) override;
-  bool replayStaged(StepList &list, int slot, std::string &error) override;
-
-  /// What the pipelined-run calls did, in order ("upload 1", "replay 0",
-  /// "synchronize"), for tests of the order a GPU would overlap.
-  const std::vector<std::string> &events() const { return log; }
 
 private:
+  Closure launchClosure(const DeviceKernels &kernels, int64_t kernel,
+                        uint32_t grid, uint32_t block,
+                        std::vector<void *> args) override;
+  Closure matmulClosure(const MatmulCall &call, void *a, void *b, void *d,
+                        void *bias) override;
   HostDevice(std::function<KernelEntry(const std::string &)> lookup,
              std::string source, void *handle);
   std::function<KernelEntry(const std::string &)> lookup;
@@ -81,7 +60,6 @@ private:
   std::string source;
   /// The dlopen handle of the kernel library, or nullptr.
   void *handle;
-  std::vector<std::string> log;
 };
 
 } // namespace fusec::rt

@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FUSEC_CODEGEN_KERNELCACHE_H
-#define FUSEC_CODEGEN_KERNELCACHE_H
+#ifndef FUSEC_SUPPORT_KERNELCACHE_H
+#define FUSEC_SUPPORT_KERNELCACHE_H
 
 #include <cstdint>
 #include <mutex>
@@ -70,4 +70,4 @@ private:
 
 } // namespace fusec
 
-#endif // FUSEC_CODEGEN_KERNELCACHE_H
+#endif // FUSEC_SUPPORT_KERNELCACHE_H

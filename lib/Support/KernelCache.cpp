@@ -47,7 +47,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "fusec/Codegen/KernelCache.h"
+#include "fusec/Support/KernelCache.h"
 #include "fusec/Support/File.h"
 
 #include <algorithm>

@@ -1,0 +1,59 @@
+//===- CpuCompiler.h - The CPU forms of kernels, compiled -------*- C++ -*-===//
+//
+// Compiles an executable's CPU translation unit (Executable::cpuSource,
+// fusec/Codegen/CpuEmitter.h) into a shared library with the system's C++
+// compiler, for the CPU it runs on (-O3 -march=native; -ffp-contract=off,
+// so that a * b + c rounds twice as the reference interpreter does), and
+// loads it. The library is cached (fusec/Support/KernelCache.h) under a key
+// of the source, the compiler's identity (its --version), the flags and
+// the CPU (/proc/cpuinfo's model and flags), so a model's kernels are
+// compiled once per machine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FUSEC_RUNTIME_CPU_CPUCOMPILER_H
+#define FUSEC_RUNTIME_CPU_CPUCOMPILER_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fusec::rt {
+
+struct CpuCompilerOptions {
+  /// The compiler; empty: $FUSEC_CXX, else "c++".
+  std::string compiler;
+  /// The cache directory; empty: KernelCache::defaultDirectory(); "off":
+  /// memory only.
+  std::string cacheDirectory;
+};
+
+/// A loaded library of CPU kernels, closed with the object.
+class CpuLibrary {
+public:
+  ~CpuLibrary();
+  /// The address of `symbol` in the library, or nullptr.
+  void *lookup(const std::string &symbol) const;
+  /// "compiled by g++ (Debian 12.2.0-14) 12.2.0 in 1.2 s", "from the cache".
+  const std::string &origin() const { return how; }
+
+private:
+  friend std::unique_ptr<CpuLibrary>
+  compileCpuLibrary(const std::string &, const CpuCompilerOptions &,
+                    std::string &);
+  void *handle = nullptr;
+  std::string how;
+};
+
+/// The flags the kernels are compiled with.
+const std::vector<std::string> &cpuCompilerFlags();
+
+/// Compiles (or finds in the cache) and loads `source`; nullptr with
+/// `error` (the compiler's message) otherwise.
+std::unique_ptr<CpuLibrary> compileCpuLibrary(const std::string &source,
+                                              const CpuCompilerOptions &options,
+                                              std::string &error);
+
+} // namespace fusec::rt
+
+#endif // FUSEC_RUNTIME_CPU_CPUCOMPILER_H
