@@ -79,15 +79,7 @@ void KernelEmitter::emitCpuFraction(int64_t units, int64_t unitElements,
          std::to_string(count) + ") hi = " + std::to_string(count) + ";");
     line("for (fusec_i64 i = lo; i < hi; ++i) {");
     ++indent;
-    pushScope();
-    for (auto [i, v] : llvm::enumerate(outputs)) {
-      if (!include(v) || countOf(v) != count)
-        continue;
-      Index idx = delinearize("i", tensorType(v).getShape());
-      line("out" + std::to_string(i) +
-           "[i] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
-    }
-    popScope();
+    emitOutputsAtI(count, include);
     --indent;
     line("}");
     --indent;

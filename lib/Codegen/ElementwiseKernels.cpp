@@ -627,16 +627,21 @@ void KernelEmitter::emitGridStrideOutputs(
          std::to_string(count) + "; i += (" + indexType +
          ")gridDim.x * blockDim.x) {");
     ++indent;
-    pushScope();
-    for (auto [i, v] : llvm::enumerate(outputs)) {
-      if (!include(v) || countOf(v) != count)
-        continue;
-      Index idx = delinearize("i", tensorType(v).getShape());
-      line("out" + std::to_string(i) +
-           "[i] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
-    }
-    popScope();
+    emitOutputsAtI(count, include);
     --indent;
     line("}");
   }
+}
+
+void KernelEmitter::emitOutputsAtI(int64_t count,
+                                   llvm::function_ref<bool(Value)> include) {
+  pushScope();
+  for (auto [i, v] : llvm::enumerate(fusion.getYield().getValues())) {
+    if (!include(v) || countOf(v) != count)
+      continue;
+    Index idx = delinearize("i", tensorType(v).getShape());
+    line("out" + std::to_string(i) +
+         "[i] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
+  }
+  popScope();
 }

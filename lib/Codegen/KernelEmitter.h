@@ -302,6 +302,9 @@ private:
   /// Grid-stride loops writing the outputs `include` selects, one loop per
   /// distinct size; any grid shape works.
   void emitGridStrideOutputs(llvm::function_ref<bool(Value)> include);
+  /// Writes, in one scope, the outputs of `count` elements that `include`
+  /// selects at linear position `i`.
+  void emitOutputsAtI(int64_t count, llvm::function_ref<bool(Value)> include);
   /// Every output's values at linear positions: one loop per output size,
   /// over 16-byte vectors. Returns false (emitting nothing) otherwise.
   bool emitLinearElementwise(KernelSource &k);
