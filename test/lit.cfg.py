@@ -37,6 +37,9 @@ config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 # reported as unsupported instead of failing where they are missing.
 if shutil.which("dot"):
     config.available_features.add("graphviz")
+# The cpu device's matmuls through oneDNN (lib/Runtime/CMakeLists.txt).
+if getattr(config, "fusec_onednn", "").upper() in ("ON", "TRUE", "1"):
+    config.available_features.add("onednn")
 ptxas = os.path.join(config.cuda_bin_dir, "ptxas") if config.cuda_bin_dir else ""
 if ptxas and os.path.exists(ptxas):
     config.available_features.add("ptxas")

@@ -26,7 +26,8 @@ build="${FUSEC_BUILD_DIR:-$root/build}"
 sanitize_build="${FUSEC_SANITIZE_BUILD_DIR:-$root/build-asan}"
 packages=(cmake ninja-build g++ python3 python3-numpy graphviz libgtest-dev
           libbenchmark-dev llvm-22-dev llvm-22-tools libmlir-22-dev
-          mlir-22-tools libonnx-dev libprotobuf-dev python3-venv python3-dev)
+          mlir-22-tools libonnx-dev libprotobuf-dev python3-venv python3-dev
+          libdnnl-dev)
 
 install_missing_packages() {
   local missing=()

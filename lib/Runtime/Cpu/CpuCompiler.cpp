@@ -4,6 +4,7 @@
 #include "fusec/Support/File.h"
 #include "fusec/Support/KernelCache.h"
 
+#include <csignal>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -54,28 +55,52 @@ private:
   std::vector<std::string> files;
 };
 
+/// runProcess's status for a process killed at its time limit.
+constexpr int kTimedOut = -2;
+
 /// Runs `argv` with its standard output and error in `log`; its exit
-/// status, or -1 when it could not start.
-int runProcess(const std::vector<std::string> &argv, const std::string &log) {
+/// status, -1 when it could not start or died of a signal, kTimedOut when
+/// it ran past `seconds` (it and what it started, one process group, are
+/// then killed: a compiler driver's own children included).
+int runProcess(const std::vector<std::string> &argv, const std::string &log,
+               double seconds) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   std::vector<char *> args;
   for (const std::string &a : argv)
     args.push_back(const_cast<char *>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid;
   int spawned =
-      posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+      posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
   if (spawned != 0)
     return -1;
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
+  for (;;) {
+    pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid)
+      break;
+    if (done < 0 && errno != EINTR)
       return -1;
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(-pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+      return kTimedOut;
+    }
+    usleep(2000);
+  }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -88,7 +113,7 @@ std::string readText(const std::string &path) {
 
 /// The first line of `compiler --version` ("" when it does not run), once
 /// per compiler and process.
-std::string compilerIdentity(const std::string &compiler) {
+std::string compilerIdentity(const std::string &compiler, double seconds) {
   static std::mutex mutex;
   static std::map<std::string, std::string> known;
   std::lock_guard<std::mutex> lock(mutex);
@@ -99,7 +124,7 @@ std::string compilerIdentity(const std::string &compiler) {
   TemporaryDirectory tmp;
   if (tmp.ok()) {
     std::string log = tmp.file("version");
-    if (runProcess({compiler, "--version"}, log) == 0) {
+    if (runProcess({compiler, "--version"}, log, seconds) == 0) {
       identity = readText(log);
       identity = identity.substr(0, identity.find('\n'));
     }
@@ -169,7 +194,14 @@ fusec::rt::compileCpuLibrary(const std::string &source,
     const char *env = std::getenv("FUSEC_CXX");
     compiler = env && *env ? env : "c++";
   }
-  std::string identity = compilerIdentity(compiler);
+  double seconds = options.timeoutSeconds;
+  if (seconds <= 0) {
+    const char *env = std::getenv("FUSEC_CXX_TIMEOUT");
+    seconds = env && *env ? std::atof(env) : 0;
+    if (!(seconds > 0))
+      seconds = kDefaultCompileSeconds;
+  }
+  std::string identity = compilerIdentity(compiler, seconds);
   if (identity.empty()) {
     error = "the cpu device needs a C++ compiler to compile the kernels: '" +
             compiler + " --version' does not run (set $FUSEC_CXX)";
@@ -205,7 +237,16 @@ fusec::rt::compileCpuLibrary(const std::string &source,
     argv.insert(argv.end(), cpuCompilerFlags().begin(),
                 cpuCompilerFlags().end());
     argv.insert(argv.end(), {unit, "-o", so});
-    int status = runProcess(argv, log);
+    int status = runProcess(argv, log, seconds);
+    if (status == kTimedOut) {
+      char limit[32];
+      std::snprintf(limit, sizeof limit, "%g", seconds);
+      error = compiler + " did not finish compiling the CPU kernels within " +
+              limit +
+              " s and was stopped (a compiler that hangs: set $FUSEC_CXX to "
+              "another one; $FUSEC_CXX_TIMEOUT sets the limit)";
+      return nullptr;
+    }
     if (status != 0) {
       std::string text = readText(log);
       if (text.size() > 4000)

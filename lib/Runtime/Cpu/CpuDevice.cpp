@@ -1,6 +1,7 @@
 //===- CpuDevice.cpp - Plans on the CPU, fast -----------------------------===//
 
 #include "fusec/Runtime/Cpu/CpuDevice.h"
+#include "fusec/Runtime/Cpu/CpuGemm.h"
 #include "fusec/Runtime/Host/ReferenceGemm.h"
 
 #include <cstdint>
@@ -26,6 +27,9 @@ public:
   std::unique_ptr<CpuLibrary> library;
   std::vector<CpuKernel> kernels;
   std::string origin() const override {
+    // (A plan of matmuls only loads no library.)
+    if (!library)
+      return "";
     return std::to_string(kernels.size()) + " CPU kernels " + library->origin();
   }
 };
@@ -43,9 +47,17 @@ std::string CpuDevice::name() const {
 }
 
 std::string CpuDevice::replayDescription() const {
-  return "run step by step on the CPU, each kernel's units on " +
-         std::to_string(pool.size()) +
-         " threads (matmuls on the reference GEMM)";
+  std::string out = "run step by step on the CPU, each kernel's units on " +
+                    std::to_string(pool.size()) + " threads";
+  std::lock_guard<std::mutex> lock(gemmMutex);
+  if (libraryCalls && referenceCalls)
+    return out + "; matmuls through " + cpuGemmLibrary() +
+           ", some calls on the reference GEMM (" + gemmFallback + ")";
+  if (libraryCalls)
+    return out + "; matmuls through " + cpuGemmLibrary();
+  if (referenceCalls)
+    return out + "; matmuls on the reference GEMM (" + gemmFallback + ")";
+  return out;
 }
 
 std::unique_ptr<DeviceKernels> CpuDevice::loadKernels(const Executable &exe,
@@ -101,5 +113,16 @@ InProcessDevice::Closure CpuDevice::launchClosure(const DeviceKernels &kernels,
 InProcessDevice::Closure CpuDevice::matmulClosure(const MatmulCall &call,
                                                   void *a, void *b, void *d,
                                                   void *bias) {
+  std::string why;
+  std::shared_ptr<CpuGemm> gemm =
+      prepareCpuGemm(call, pool.size(), a, b, d, bias, why);
+  std::lock_guard<std::mutex> lock(gemmMutex);
+  if (gemm) {
+    ++libraryCalls;
+    return [gemm] { gemm->run(); };
+  }
+  ++referenceCalls;
+  if (gemmFallback.empty())
+    gemmFallback = why;
   return [call, a, b, d, bias] { runReferenceGemm(call, a, b, d, bias); };
 }

@@ -113,11 +113,9 @@ void fusec::rt::runReferenceGemm(const MatmulCall &call, const void *a,
           x += float(
               load(call.biasType, bias, batch * call.biasBatchStride + row));
         if (relu)
-          x = x > 0.0f ? x : (x != x ? x : 0.0f);
+          x = epilogueRelu(x);
         if (gelu)
-          x = 0.5f * x *
-              (1.0f + std::tanh(0.79788456080286535588f *
-                                (x + 0.044715f * x * x * x)));
+          x = epilogueGelu(x);
         storeFloat(call.d.type, d, at, x);
       }
     }

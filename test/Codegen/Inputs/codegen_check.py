@@ -82,7 +82,7 @@ LARGE = {"f32": [1e30, -1e30], "f16": [3000.0], "bf16": [1e30, -1e30],
          "f64": [1e300, -1e300]}
 
 
-def random_input(rng, dtype, shape, large=True):
+def random_input(rng, dtype, shape, large=True, denormals=True):
     size = math.prod(shape)
     special = rng.random(size) < 0.03
     if dtype == "f64":
@@ -92,7 +92,9 @@ def random_input(rng, dtype, shape, large=True):
         return a.reshape(shape)
     if dtype in ("f32", "f16", "bf16"):
         a = (rng.standard_normal(size) * 2).astype(np.float32)
-        choices = np.array(FLOAT_SPECIALS[dtype] + (LARGE[dtype] if large else []),
+        specials = [x for x in FLOAT_SPECIALS[dtype]
+                    if denormals or x == 0 or not np.isfinite(x) or abs(x) > 1e-30]
+        choices = np.array(specials + (LARGE[dtype] if large else []),
                            dtype=np.float32)
         a[special] = rng.choice(choices, int(special.sum()))
         a = a.reshape(shape)
@@ -132,10 +134,12 @@ def plan_inputs(plan):
     return [inputs[i] for i in sorted(inputs)]
 
 
-def compare(got_path, want_path, tol, allowed=0.0):
+def compare(got_path, want_path, tol, allowed=0.0, scaled=False):
     """None when equal (bitwise, or within `tol` (rtol, atol) for floats;
     NaN matches any NaN: its sign and payload carry no meaning), or when at
-    most a fraction `allowed` of the elements differ; else a description."""
+    most a fraction `allowed` of the elements differ; else a description.
+    `scaled`: atol is relative to the output's largest finite magnitude
+    (at least 1), for sums whose error follows the terms, not the result."""
     got, gt = load(got_path)
     want, wt = load(want_path)
     if gt != wt or got.shape != want.shape:
@@ -158,6 +162,8 @@ def compare(got_path, want_path, tol, allowed=0.0):
         bad = ~close
     else:
         rtol, atol = tol
+        if scaled and np.any(np.isfinite(w)):
+            atol *= max(1.0, float(np.max(np.abs(w[np.isfinite(w)]))))
         err = np.zeros_like(g)
         err[fin] = np.abs(g[fin] - w[fin]) - (atol + rtol * np.abs(w[fin]))
         bad = nan_bad | inf_bad | (err > 0)
@@ -179,8 +185,11 @@ class Checker:
         self.too_large = 0
         self.refused = 0
         self.cache = os.path.join(args.work, "cache")
-        self.env = dict(os.environ, FUSEC_CACHE_DIR=self.cache,
-                        FUSEC_CXX=args.cxx)
+        # The cpu device compiles with its default compiler, `c++` (not
+        # --cxx: the sanitizer build's clang 22 never finishes some
+        # reduction loops at -O2).
+        self.env = dict(os.environ, FUSEC_CACHE_DIR=self.cache)
+        self.env.pop("FUSEC_CXX", None)
 
     def fail(self, what, detail):
         self.failures.append(f"{what}: {detail.strip()}")
@@ -220,6 +229,9 @@ class Checker:
                         r"\s*\((.*?)(?=^\s*func\.func|\Z)", text, re.M | re.S)
         own = text if not own or "call" in own.group(0) else own.group(0)
         sums = bool(re.search(r"reduce_sum|reduce_mean|tosa\.reduce_sum|conv2d|avg_pool", own))
+        # Matmul steps: bit for bit on the host device (the reference
+        # GEMM), within a tolerance on the cpu device (oneDNN).
+        products = bool(re.search(r"^  matmul ", r.stdout, re.M))
         rng = np.random.default_rng(self.a.seed + index)
         inputs = []
         signature = plan_inputs(r.stdout)
@@ -239,7 +251,11 @@ class Checker:
         for i, (dtype, shape) in enumerate(signature):
             path = os.path.join(d, f"in{i}.npy")
             try:
-                value = random_input(rng, dtype, shape, large=not sums)
+                # The CPU's bf16 dot products (AMX, AVX512_BF16) read
+                # denormal operands as 0 (docs/codegen.md, "CPU forms").
+                value = random_input(rng, dtype, shape,
+                                     large=not (sums or products),
+                                     denormals=not (products and dtype == "bf16"))
             except ValueError:  # A shape NumPy cannot hold, even if empty.
                 self.too_large += 1
                 return
@@ -274,13 +290,25 @@ class Checker:
             if r.returncode:
                 return self.fail(f["name"], "--emit=cuda: " + r.stderr)
             f["modes"].append((mode, fsx, cu))
-        f["sums"], f["half"] = sums, half
+        f["sums"], f["half"], f["products"] = sums, half, products
         self.functions.append(f)
 
-    def tolerance(self, f, mode, dtype):
+    def tolerance(self, f, mode, dtype, device):
         """None: bitwise. Else (rtol, atol)."""
         dtype = {"float16": "f16", "float32": "f32",
                  "float64": "f64"}.get(dtype, dtype)
+        if device == "cpu" and f["products"]:
+            # oneDNN sums a product's terms in f32 in its own order, as
+            # cuBLASLt does on a GPU: the GPU's tolerances, with atol
+            # relative to the output's magnitude (compare's `scaled`). In a
+            # function with f16/bf16 values, that order decides roundings
+            # to them in both modes: the chain tolerances.
+            if f["half"]:
+                return {"f16": self.tol["kF16ChainTol"],
+                        "f64": self.tol["kGpuF64Tol"]}.get(
+                            dtype, self.tol["kBF16ChainTol"])
+            return {"f64": self.tol["kGpuF64Tol"]}.get(dtype,
+                                                       self.tol["kGpuF32Tol"])
         chain = mode == "default" and f["half"]
         if dtype == "f16" and chain:
             return self.tol["kF16ChainTol"]
@@ -320,7 +348,8 @@ class Checker:
                 # differently. Those few elements are allowed here; the
                 # round-each-op mode checks the same code bit for bit.
                 allowed = 0.01 if mode == "default" and f["half"] else 0.0
-                why = compare(got, want, self.tolerance(f, mode, dtype), allowed)
+                why = compare(got, want, self.tolerance(f, mode, dtype, device),
+                              allowed, scaled=device == "cpu" and f["products"])
                 if why:
                     self.fail(f"{f['name']} [{device} {mode}] {o}", why)
             f.setdefault("checked", []).append(device + " " + mode)
@@ -422,7 +451,24 @@ class Checker:
         return 1 if self.failures else 0
 
 
+def compare_main(argv):
+    """--compare GOT WANT --tolerance NAME [--scaled]: one comparison, for
+    lit tests (prints "same within NAME" or the difference; exit 1)."""
+    p = argparse.ArgumentParser()
+    p.add_argument("--compare", nargs=2, required=True)
+    p.add_argument("--tolerance", required=True)
+    p.add_argument("--scaled", action="store_true")
+    p.add_argument("--tolerances", required=True)
+    args = p.parse_args(argv)
+    tol = parse_tolerances(args.tolerances)[args.tolerance]
+    why = compare(*args.compare, tol, scaled=args.scaled)
+    print(why or f"same within {args.tolerance}")
+    return 1 if why else 0
+
+
 def main():
+    if "--compare" in sys.argv:
+        return compare_main(sys.argv[1:])
     p = argparse.ArgumentParser()
     p.add_argument("--fusec", required=True)
     p.add_argument("--fusec-run", required=True)

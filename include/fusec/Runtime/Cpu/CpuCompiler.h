@@ -20,9 +20,16 @@
 
 namespace fusec::rt {
 
+/// How long a compiler may run before it is stopped (clang 22 at -O2 never
+/// finishes some reduction loops, for one).
+inline constexpr double kDefaultCompileSeconds = 300;
+
 struct CpuCompilerOptions {
   /// The compiler; empty: $FUSEC_CXX, else "c++".
   std::string compiler;
+  /// Seconds the compiler may run (its `--version` too); 0:
+  /// $FUSEC_CXX_TIMEOUT, else kDefaultCompileSeconds.
+  double timeoutSeconds = 0;
   /// The cache directory; empty: KernelCache::defaultDirectory(); "off":
   /// memory only.
   std::string cacheDirectory;

@@ -3,9 +3,10 @@
 // The backend without a GPU (`--backend=cpu`): the executor's plan in one
 // arena of host memory, each kernel's CPU form (fusec/Codegen/CpuEmitter.h,
 // compiled once per machine by CpuCompiler.h) run over its work units on a
-// thread pool, the matmul steps on the reference GEMM (for now). Small
-// kernels run on the calling thread, where waking the pool costs more than
-// the work. Temporaries are not poisoned.
+// thread pool, the matmul steps' calls through oneDNN (Cpu/CpuGemm.h; on the
+// reference GEMM where oneDNN is missing or lacks a kernel, which the
+// report says). Small kernels run on the calling thread, where waking the
+// pool costs more than the work. Temporaries are not poisoned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "fusec/Runtime/Host/InProcessDevice.h"
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace fusec::rt {
@@ -48,6 +50,11 @@ private:
 
   CpuDeviceOptions options;
   ThreadPool pool;
+  /// The matmul calls recorded through the library and on the reference
+  /// GEMM (for the report), and the first reason for the latter.
+  mutable std::mutex gemmMutex;
+  int64_t libraryCalls = 0, referenceCalls = 0;
+  std::string gemmFallback;
 };
 
 } // namespace fusec::rt

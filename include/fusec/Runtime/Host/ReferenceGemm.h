@@ -38,7 +38,21 @@
 
 #include "fusec/Runtime/Matmul.h"
 
+#include <cmath>
+
 namespace fusec::rt {
+
+/// The epilogues' activations on the f32 value (the numerics above): relu
+/// keeps NaN, gelu is the reference kernels' tanh form (+inf gives +inf,
+/// -inf and NaN give NaN).
+inline float epilogueRelu(float x) {
+  return x > 0.0f ? x : (x != x ? x : 0.0f);
+}
+inline float epilogueGelu(float x) {
+  return 0.5f * x *
+         (1.0f +
+          std::tanh(0.79788456080286535588f * (x + 0.044715f * x * x * x)));
+}
 
 /// Computes `call`. Each pointer points at its operand's first element
 /// (the buffer's data plus the call's byte offset); `bias` is ignored (may
