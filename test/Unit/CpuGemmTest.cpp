@@ -319,6 +319,48 @@ TEST(CpuGemm, NaNAndInfinitiesAsTheReference) {
         }
 }
 
+TEST(CpuGemm, ActivationsOfInfinitiesAndNaN) {
+  if (!haveLibrary())
+    GTEST_SKIP() << "fusec was built without oneDNN";
+  // Rows of a sum to +inf, -inf, NaN and 1: relu gives +inf, +0, NaN, 1;
+  // gelu +inf, NaN, NaN, gelu(1) (ReferenceGemm.h). (oneDNN's own relu
+  // gives 0 for NaN.)
+  for (MatmulEpilogue e : {MatmulEpilogue::Relu, MatmulEpilogue::Gelu}) {
+    SCOPED_TRACE(matmulEpilogueName(e));
+    Executable exe;
+    exe.buffers = {input(DType::F32, {4, 2}, 0), input(DType::F32, {2, 1}, 1),
+                   input(DType::F32, {4, 1}, 2)};
+    MatmulStep step;
+    step.a = 0;
+    step.b = 1;
+    step.c = 2;
+    step.epilogue = e;
+    std::string error;
+    ASSERT_TRUE(checkMatmulStep(exe, step, error)) << error;
+    std::vector<MatmulCall> calls = describeMatmul(exe, step);
+    ASSERT_EQ(calls.size(), 1u);
+    float a[8] = {HUGE_VALF, 1, -HUGE_VALF, 1, std::nanf(""), 1, 0.5f, 0.5f};
+    float b[2] = {1, 1}, want[4], got[4];
+    // (The call's A is the step's b.)
+    runReferenceGemm(calls[0], b, a, want, nullptr);
+    std::string why;
+    std::unique_ptr<CpuGemm> gemm =
+        prepareCpuGemm(calls[0], 1, b, a, got, nullptr, why);
+    ASSERT_TRUE(gemm) << why;
+    gemm->run();
+    EXPECT_EQ(want[0], HUGE_VALF);
+    EXPECT_TRUE(std::isnan(want[2]));
+    for (int i = 0; i < 4; ++i) {
+      if (std::isnan(want[i]))
+        EXPECT_TRUE(std::isnan(got[i])) << i << ": " << got[i];
+      else if (std::isinf(want[i]))
+        EXPECT_EQ(got[i], want[i]) << i;
+      else
+        EXPECT_NEAR(got[i], want[i], 1e-6) << i;
+    }
+  }
+}
+
 TEST(CpuGemm, EmptySumIsRefusedWithAReason) {
   Executable exe;
   exe.buffers = {input(DType::F32, {3, 0}, 0), input(DType::F32, {0, 4}, 1),

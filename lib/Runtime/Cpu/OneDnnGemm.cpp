@@ -134,10 +134,10 @@ public:
       finish();
   }
 
-  /// The epilogue's activation, as the contract defines it (ReferenceGemm.h:
-  /// oneDNN's relu turns NaN into 0, its gelu +inf into NaN), and D's
-  /// rounding when oneDNN wrote an f32 scratch matrix. Relu is exact, so it
-  /// applies to a D oneDNN wrote itself.
+  /// The relu epilogue, as the contract defines it (ReferenceGemm.h:
+  /// oneDNN's relu turns NaN into 0), and D's rounding when oneDNN wrote an
+  /// f32 scratch matrix. Relu is exact, so it applies to a D oneDNN wrote
+  /// itself.
   void finish() {
     int64_t size = int64_t(blasDataTypeSize(d.type));
     int64_t at = 0; // In the scratch matrix.
@@ -158,8 +158,6 @@ public:
             v = scratch[size_t(at)];
           if (activation == BlasEpilogue::Relu)
             v = epilogueRelu(v);
-          else if (activation == BlasEpilogue::Gelu)
-            v = epilogueGelu(v);
           if (d.type == BlasDataType::R32F) {
             std::memcpy(x, &v, 4);
             continue;
@@ -187,7 +185,7 @@ public:
       std::memset(x, 0, 2);
   }
 
-  /// Relu, Gelu or Default (none).
+  /// Relu, or Default (none).
   BlasEpilogue activation = BlasEpilogue::Default;
   /// An f16 operand oneDNN reads as f32: the span of elements its view
   /// covers, converted before each run.
@@ -196,8 +194,8 @@ public:
     std::vector<float> to;
   };
   std::vector<Staged> staged;
-  /// oneDNN's f32 result, [batch, rows, cols], when D is not written in
-  /// place (an f16 D oneDNN has no kernel for; gelu into a 16-bit D).
+  /// oneDNN's f32 result, [batch, rows, cols], for an f16 D (which oneDNN
+  /// 2.x does not write).
   std::vector<float> scratch;
   BlasLayout d;
   View dst;
@@ -209,12 +207,18 @@ public:
   std::vector<dnnl_exec_arg_t> args;
 };
 
-/// Frees the primitive descriptor on every path.
+/// Frees what primitive creation needs on every path.
 struct Creation {
+  dnnl_primitive_attr_t attr = nullptr;
+  dnnl_post_ops_t postOps = nullptr;
   dnnl_primitive_desc_t pd = nullptr;
   ~Creation() {
     if (pd)
       dnnl_primitive_desc_destroy(pd);
+    if (postOps)
+      dnnl_post_ops_destroy(postOps);
+    if (attr)
+      dnnl_primitive_attr_destroy(attr);
   }
 };
 
@@ -258,24 +262,21 @@ std::unique_ptr<OneDnnGemm> create(const MatmulCall &call, int threads,
 
   auto gemm = std::make_unique<OneDnnGemm>();
   gemm->threads = threads > 0 ? threads : 1;
-  // The activation runs after the primitive (OneDnnGemm::finish).
+  // Relu runs after the primitive (OneDnnGemm::finish), gelu in it.
   if (call.epilogue == BlasEpilogue::Relu ||
       call.epilogue == BlasEpilogue::ReluBias)
     gemm->activation = BlasEpilogue::Relu;
-  if (call.epilogue == BlasEpilogue::Gelu ||
-      call.epilogue == BlasEpilogue::GeluBias)
-    gemm->activation = BlasEpilogue::Gelu;
+  bool gelu = call.epilogue == BlasEpilogue::Gelu ||
+              call.epilogue == BlasEpilogue::GeluBias;
   gemm->d = call.d;
   gemm->dst = dst;
   gemm->dData = d;
 
-  // D through an f32 scratch matrix: a gelu into a 16-bit D rounds once,
-  // after the activation; a widened f16 D.
+  // A widened f16 D: through an f32 scratch matrix.
   View result = dst;
   BlasDataType resultType = type(call.d.type);
   void *resultData = d;
-  if (resultType != call.d.type || (gemm->activation == BlasEpilogue::Gelu &&
-                                    call.d.type != BlasDataType::R32F)) {
+  if (resultType != call.d.type) {
     result.batchStride = dst.rows * dst.cols;
     result.rowStride = dst.cols;
     result.colStride = 1;
@@ -310,7 +311,17 @@ std::unique_ptr<OneDnnGemm> create(const MatmulCall &call, int threads,
   if (status != dnnl_success)
     return nullptr;
   Creation c;
-  status = dnnl_primitive_desc_create(&c.pd, &desc, nullptr, engine, nullptr);
+  if (gelu) {
+    if ((status = dnnl_primitive_attr_create(&c.attr)) != dnnl_success ||
+        (status = dnnl_post_ops_create(&c.postOps)) != dnnl_success ||
+        (status = dnnl_post_ops_append_eltwise(c.postOps, 1.0f,
+                                               dnnl_eltwise_gelu_tanh, 0.0f,
+                                               0.0f)) != dnnl_success ||
+        (status = dnnl_primitive_attr_set_post_ops(c.attr, c.postOps)) !=
+            dnnl_success)
+      return nullptr;
+  }
+  status = dnnl_primitive_desc_create(&c.pd, &desc, c.attr, engine, nullptr);
   if (status != dnnl_success) {
     c.pd = nullptr;
     return nullptr;

@@ -2,11 +2,12 @@
 //
 // The cpu device computes each cuBLASLt call of a plan (fusec/Runtime/
 // Matmul.h) with oneDNN's matmul primitive: the call's layouts become
-// strided memory descriptors (no copy, no reorder), its bias is oneDNN's
-// bias, and the primitive is created once, when the step list is recorded,
-// never per run. The activation (relu, gelu) runs after the primitive, on
-// the result, with the contract's own definitions (ReferenceGemm.h):
-// oneDNN's relu turns NaN into 0 and its gelu turns +inf into NaN. oneDNN
+// strided memory descriptors (no copy, no reorder), its bias and gelu are
+// oneDNN's bias and post-op, and the primitive is created once, when the
+// step list is recorded, never per run. Relu runs after the primitive, on
+// the result, with the contract's definition (ReferenceGemm.h): oneDNN's
+// turns NaN into 0 (its gelu keeps +inf, -inf -> NaN, NaN as the contract
+// does, which the tests check). oneDNN
 // runs on its own OpenMP threads, as many as the device's pool has; the two
 // never run at the same time (a plan's steps run in order).
 //
