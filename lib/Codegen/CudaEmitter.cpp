@@ -108,6 +108,52 @@ Index KernelEmitter::delinearize(const std::string &linear,
   return idx;
 }
 
+Index KernelEmitter::reshapeIndex(const Index &idx, ArrayRef<int64_t> shape,
+                                  ArrayRef<int64_t> inShape) {
+  // Both shapes, without their dimensions of 1, split at the prefix
+  // products they share: each group of input dimensions comes from the same
+  // group of output dimensions (as XLA decomposes a reshape). So a kept
+  // dimension maps to itself (the innermost one keeps a vector lane's
+  // component visible, LaneAccess), and the dimensions of an outer group
+  // stay invariant in a loop over an inner one (the CPU forms' row loops),
+  // instead of every component being divided out of the whole linear
+  // position.
+  SmallVector<size_t> out, ins;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1)
+      out.push_back(d);
+  for (size_t d = 0; d < inShape.size(); ++d)
+    if (inShape[d] != 1)
+      ins.push_back(d);
+  Index inIdx(inShape.size(), "0");
+  size_t o = 0, i = 0;
+  while (o < out.size() && i < ins.size()) {
+    size_t o0 = o, i0 = i;
+    int64_t po = shape[out[o++]], pi = inShape[ins[i++]];
+    // (The element counts are equal and no dimension is 0, so both sides
+    // reach each common product before running out.)
+    while (po != pi) {
+      if (po < pi)
+        po *= shape[out[o++]];
+      else
+        pi *= inShape[ins[i++]];
+    }
+    if (o - o0 == 1 && i - i0 == 1) {
+      inIdx[ins[i0]] = idx[out[o0]];
+      continue;
+    }
+    // The group's dimensions are consecutive but for 1s in between.
+    size_t first = out[o0], last = out[o - 1] + 1;
+    std::string lin = linearize(Index(idx.begin() + first, idx.begin() + last),
+                                shape.slice(first, last - first));
+    size_t inFirst = ins[i0], inLast = ins[i - 1] + 1;
+    Index part = delinearize(lin, inShape.slice(inFirst, inLast - inFirst));
+    for (size_t k = inFirst; k < inLast; ++k)
+      inIdx[k] = part[k - inFirst];
+  }
+  return inIdx;
+}
+
 std::string KernelEmitter::memoKey(Value v, const Index &idx) {
   auto [it, inserted] = valueIds.try_emplace(v, valueIds.size());
   std::string key = std::to_string(it->second) + "@";
@@ -258,19 +304,8 @@ std::string KernelEmitter::emitOp(Value result, const Index &idx) {
     if (countOf(in) == 1)
       return emitValue(in, Index(tensorType(in).getRank(), "0"));
     ArrayRef<int64_t> inShape = tensorType(in).getShape();
-    if (!shape.empty() && !inShape.empty() && inShape.back() == shape.back()) {
-      // The innermost dimension kept: it maps to itself (so that a vector
-      // lane's component stays visible, LaneAccess), the others through
-      // their linear position.
-      Index inIdx =
-          inShape.size() == 1
-              ? Index()
-              : delinearize(linearize(Index(idx.begin(), idx.end() - 1),
-                                      shape.drop_back()),
-                            inShape.drop_back());
-      inIdx.push_back(idx.back());
-      return emitValue(in, inIdx);
-    }
+    if (!llvm::is_contained(shape, 0) && !llvm::is_contained(inShape, 0))
+      return emitValue(in, reshapeIndex(idx, shape, inShape));
     std::string lin = linearize(idx, shape);
     return emitValue(in, delinearize(lin, tensorType(in).getShape()));
   }

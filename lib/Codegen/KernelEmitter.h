@@ -282,6 +282,10 @@ private:
   /// Declares `name` as the element index of linear position `linear` in
   /// `shape`; returns its components.
   Index delinearize(const std::string &linear, ArrayRef<int64_t> shape);
+  /// The index into a reshape's input (`inShape`, the same element count,
+  /// no dimension of 0) of element `idx` of its result (`shape`).
+  Index reshapeIndex(const Index &idx, ArrayRef<int64_t> shape,
+                     ArrayRef<int64_t> inShape);
 
   // Values. emitValue returns a C++ expression (a variable) holding `v` at
   // `idx` (components for each dimension of v's shape), in its compute
