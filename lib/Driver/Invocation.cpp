@@ -45,6 +45,9 @@ void Invocation::bindOptions(OptionBinder &binder) {
         "matmul step, why each edge was not fused, the memory plan"},
        {Emit::Dot, "dot", "a Graphviz graph with one cluster per fusion"},
        {Emit::Cuda, "cuda", "the generated CUDA C++ of the entry's kernels"},
+       {Emit::Cpu, "cpu",
+        "the generated C++ of the entry's kernels' CPU forms (what the cpu "
+        "device compiles)"},
        {Emit::Ptx, "ptx", "the PTX of the entry's kernels (one module)"},
        {Emit::Exec, "exec",
         "the executable artifact (.fsx) of the entry: kernels' PTX and "
@@ -168,20 +171,25 @@ fusec::compileFunction(func::FuncOp func, const CodegenOptions &codegen,
 
 namespace {
 
-/// --emit=cuda|ptx|exec: the entry function's kernels and plan.
+/// --emit=cuda|cpu|ptx|exec: the entry function's kernels and plan.
 LogicalResult generateCode(Invocation &inv, Model &model, std::string &out) {
   FailureOr<func::FuncOp> entry = model.findEntry(inv.entry);
   if (failed(entry))
     return failure();
   FailureOr<CompiledFunction> compiled = compileFunction(
       *entry, inv.codegen,
-      inv.emit == Emit::Cuda ? CodegenStage::Plan : CodegenStage::Ptx,
+      inv.emit == Emit::Cuda || inv.emit == Emit::Cpu ? CodegenStage::Plan
+                                                      : CodegenStage::Ptx,
       inv.emit == Emit::Ptx ? PtxGrouping::OneModule
                             : PtxGrouping::ContentDefined);
   if (failed(compiled))
     return failure();
   if (inv.emit == Emit::Cuda) {
     out = compiled->cudaSource();
+    return success();
+  }
+  if (inv.emit == Emit::Cpu) {
+    out = compiled->cpuSource();
     return success();
   }
   printStats(inv, compiled->stats);

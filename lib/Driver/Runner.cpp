@@ -22,7 +22,8 @@ using namespace fusec;
 using namespace fusec::driver;
 
 bool driver::isCodegen(Emit emit) {
-  return emit == Emit::Cuda || emit == Emit::Ptx || emit == Emit::Exec;
+  return emit == Emit::Cuda || emit == Emit::Cpu || emit == Emit::Ptx ||
+         emit == Emit::Exec;
 }
 
 void driver::printStats(const Invocation &inv, const CompileStats &stats) {

@@ -28,7 +28,7 @@
 
 namespace fusec {
 
-enum class Emit { MLIR, Report, Dot, Cuda, Ptx, Exec };
+enum class Emit { MLIR, Report, Dot, Cuda, Cpu, Ptx, Exec };
 enum class Backend { Auto, Interp, GPU, Cpu, Host };
 
 struct Invocation {
