@@ -562,6 +562,12 @@ FailureOr<ElementsAttr> Importer::tensor(const onnx::TensorProto &t,
     raw = t.raw_data();
   } else {
     raw.resize(bytes);
+    // (An empty repeated field's data() may be null, which memcpy may not
+    // be given even for 0 bytes.)
+    auto copy = [&](const void *from) {
+      if (bytes)
+        std::memcpy(raw.data(), from, bytes);
+    };
     auto check = [&](int64_t have) {
       if (have == *count)
         return true;
@@ -573,17 +579,17 @@ FailureOr<ElementsAttr> Importer::tensor(const onnx::TensorProto &t,
     case onnx::TensorProto::FLOAT:
       if (!check(t.float_data_size()))
         return failure();
-      std::memcpy(raw.data(), t.float_data().data(), bytes);
+      copy(t.float_data().data());
       break;
     case onnx::TensorProto::DOUBLE:
       if (!check(t.double_data_size()))
         return failure();
-      std::memcpy(raw.data(), t.double_data().data(), bytes);
+      copy(t.double_data().data());
       break;
     case onnx::TensorProto::INT64:
       if (!check(t.int64_data_size()))
         return failure();
-      std::memcpy(raw.data(), t.int64_data().data(), bytes);
+      copy(t.int64_data().data());
       break;
     default: // INT32, BOOL, FLOAT16, BFLOAT16: in int32_data.
       if (!check(t.int32_data_size()))
