@@ -62,7 +62,8 @@ inline constexpr Tolerance kMixedBF16Tol{3e-2, 1e-2};
 // outputs: cuBLASLt adds a product's K terms in its own order (about
 // sqrt(K) ulps at K = 1024) and CUDA's expf, logf, tanhf... are within 2
 // ulps where the host's are within 1. f16/bf16 outputs use the chain
-// tolerances above.
+// tolerances above. The cpu device's matmuls (oneDNN's order) use the same,
+// with atol relative to the output's largest magnitude (test/Codegen).
 inline constexpr Tolerance kGpuF32Tol{1e-5, 1e-5};
 // f64 outputs on a GPU: CUDA's double-precision exp, log, tanh... are within
 // 2 ulps, the host's within 1, and reductions add in a tree order.
