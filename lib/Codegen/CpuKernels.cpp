@@ -60,12 +60,7 @@ void KernelEmitter::emitCpuSignature(const KernelSource &k) {
 void KernelEmitter::emitCpuFraction(int64_t units, int64_t unitElements,
                                     int64_t largest,
                                     llvm::function_ref<bool(Value)> include) {
-  ValueRange outputs = fusion.getYield().getValues();
-  SmallVector<int64_t> counts;
-  for (Value v : outputs)
-    if (include(v) && !llvm::is_contained(counts, countOf(v)))
-      counts.push_back(countOf(v));
-  for (int64_t count : counts) {
+  for (int64_t count : distinctOutputCounts(include)) {
     // Unit u covers positions [u * e, (u + 1) * e) of the largest output
     // (e = unitElements), and the same fraction of this one's: the units
     // partition [0, count) whatever the thread pool's chunks.

@@ -614,14 +614,18 @@ LogicalResult KernelEmitter::emitElementwise(KernelSource &k) {
   return success();
 }
 
-void KernelEmitter::emitGridStrideOutputs(
-    llvm::function_ref<bool(Value)> include) {
-  ValueRange outputs = fusion.getYield().getValues();
+SmallVector<int64_t>
+KernelEmitter::distinctOutputCounts(llvm::function_ref<bool(Value)> include) {
   SmallVector<int64_t> counts;
-  for (Value v : outputs)
+  for (Value v : fusion.getYield().getValues())
     if (include(v) && !llvm::is_contained(counts, countOf(v)))
       counts.push_back(countOf(v));
-  for (int64_t count : counts) {
+  return counts;
+}
+
+void KernelEmitter::emitGridStrideOutputs(
+    llvm::function_ref<bool(Value)> include) {
+  for (int64_t count : distinctOutputCounts(include)) {
     line("for (" + indexType + " i = (" + indexType +
          ")blockIdx.x * blockDim.x + threadIdx.x; i < " +
          std::to_string(count) + "; i += (" + indexType +

@@ -306,6 +306,10 @@ private:
   /// Grid-stride loops writing the outputs `include` selects, one loop per
   /// distinct size; any grid shape works.
   void emitGridStrideOutputs(llvm::function_ref<bool(Value)> include);
+  /// The distinct element counts of the outputs `include` selects, in
+  /// output order: one loop each.
+  SmallVector<int64_t>
+  distinctOutputCounts(llvm::function_ref<bool(Value)> include);
   /// Writes, in one scope, the outputs of `count` elements that `include`
   /// selects at linear position `i`.
   void emitOutputsAtI(int64_t count, llvm::function_ref<bool(Value)> include);

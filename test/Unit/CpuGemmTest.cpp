@@ -53,6 +53,19 @@ BufferDesc input(DType dtype, Shape shape, int64_t index) {
   return d;
 }
 
+/// The product of buffers 0 and 1 into buffer 2 of `exe`, checked.
+MatmulStep productStep(const Executable &exe,
+                       MatmulEpilogue epilogue = MatmulEpilogue::None) {
+  MatmulStep step;
+  step.a = 0;
+  step.b = 1;
+  step.c = 2;
+  step.epilogue = epilogue;
+  std::string error;
+  EXPECT_TRUE(checkMatmulStep(exe, step, error)) << error;
+  return step;
+}
+
 /// Element i of `bytes` (of `type`) as a double, and back (rounded).
 double load(const std::vector<uint8_t> &bytes, DType type, int64_t i) {
   uint16_t h;
@@ -330,14 +343,7 @@ TEST(CpuGemm, ActivationsOfInfinitiesAndNaN) {
     Executable exe;
     exe.buffers = {input(DType::F32, {4, 2}, 0), input(DType::F32, {2, 1}, 1),
                    input(DType::F32, {4, 1}, 2)};
-    MatmulStep step;
-    step.a = 0;
-    step.b = 1;
-    step.c = 2;
-    step.epilogue = e;
-    std::string error;
-    ASSERT_TRUE(checkMatmulStep(exe, step, error)) << error;
-    std::vector<MatmulCall> calls = describeMatmul(exe, step);
+    std::vector<MatmulCall> calls = describeMatmul(exe, productStep(exe, e));
     ASSERT_EQ(calls.size(), 1u);
     float a[8] = {HUGE_VALF, 1, -HUGE_VALF, 1, std::nanf(""), 1, 0.5f, 0.5f};
     float b[2] = {1, 1}, want[4], got[4];
@@ -365,13 +371,7 @@ TEST(CpuGemm, EmptySumIsRefusedWithAReason) {
   Executable exe;
   exe.buffers = {input(DType::F32, {3, 0}, 0), input(DType::F32, {0, 4}, 1),
                  input(DType::F32, {3, 4}, 2)};
-  MatmulStep step;
-  step.a = 0;
-  step.b = 1;
-  step.c = 2;
-  std::string error;
-  ASSERT_TRUE(checkMatmulStep(exe, step, error)) << error;
-  std::vector<MatmulCall> calls = describeMatmul(exe, step);
+  std::vector<MatmulCall> calls = describeMatmul(exe, productStep(exe));
   ASSERT_EQ(calls.size(), 1u);
   float d[12];
   std::string why;

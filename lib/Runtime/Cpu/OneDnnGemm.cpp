@@ -42,13 +42,11 @@ View transposedOp(const BlasLayout &l, BlasOp op, int64_t batch) {
   int64_t rs = l.order == BlasOrder::Col ? 1 : l.ld;
   int64_t cs = l.order == BlasOrder::Col ? l.ld : 1;
   View v{batch, l.rows, l.cols, l.batchStride, rs, cs};
-  if (op == BlasOp::T) {
+  // op(l)^T is l itself for T, l transposed for N.
+  if (op == BlasOp::N) {
     std::swap(v.rows, v.cols);
     std::swap(v.rowStride, v.colStride);
   }
-  // Transpose op(l).
-  std::swap(v.rows, v.cols);
-  std::swap(v.rowStride, v.colStride);
   if (batch == 1 || l.batchStride == 0) {
     v.batch = 1;
     // Any stride will do for a dimension of 1: the matrix's span.
@@ -322,10 +320,8 @@ std::unique_ptr<OneDnnGemm> create(const MatmulCall &call, int threads,
       return nullptr;
   }
   status = dnnl_primitive_desc_create(&c.pd, &desc, c.attr, engine, nullptr);
-  if (status != dnnl_success) {
-    c.pd = nullptr;
+  if (status != dnnl_success)
     return nullptr;
-  }
   if ((status = dnnl_primitive_create(&gemm->primitive, c.pd)) !=
           dnnl_success ||
       (status = dnnl_stream_create(&gemm->stream, engine,
