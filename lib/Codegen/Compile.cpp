@@ -5,6 +5,7 @@
 #include "fusec/Dialect/Fusec/IR/FusecInterfaces.h"
 #include "fusec/Dialect/Fusec/IR/FusecOps.h"
 #include "fusec/Dialect/Fusec/IR/FusionForms.h"
+#include "fusec/Runtime/Conv.h"
 #include "fusec/Runtime/Matmul.h"
 #include "fusec/Runtime/MemoryPlan.h"
 #include "fusec/Support/Checked.h"
@@ -59,6 +60,8 @@ private:
   LogicalResult planFusion(FusionOp fusion);
   LogicalResult planMatmulFusion(FusionOp fusion);
   LogicalResult planSplitMatmulFusion(FusionOp fusion, MatmulFusionForm form);
+  FailureOr<std::optional<rt::ConvStep>> planConvWindows(FusionOp fusion,
+                                                         ConvWindows windows);
   /// The step's operands: the buffers of the fusion's inputs the matmul
   /// reads, through its transposes.
   rt::MatmulStep matmulOperands(FusionOp fusion, MatmulFusionForm &form);
@@ -229,8 +232,10 @@ rt::MatmulStep Planner::matmulOperands(FusionOp fusion,
   rt::MatmulStep step;
   step.transposeA = bool(form.transposeLhs);
   step.transposeB = bool(form.transposeRhs);
-  step.a = buffer(step.transposeA ? form.transposeLhs.getInput()
-                                  : form.matmul.getLhs());
+  // (Convolution windows get their buffer from their gather kernel.)
+  if (!form.windows)
+    step.a = buffer(step.transposeA ? form.transposeLhs.getInput()
+                                    : form.matmul.getLhs());
   step.b = buffer(step.transposeB ? form.transposeRhs.getInput()
                                   : form.matmul.getRhs());
   if (Value bias = form.chain.getBias())
@@ -269,12 +274,86 @@ LogicalResult Planner::planMatmulFusion(FusionOp fusion) {
         bias ? rt::MatmulEpilogue::GeluBias : rt::MatmulEpilogue::Gelu;
     break;
   }
+  std::optional<rt::ConvStep> conv;
+  if (form->windows) {
+    FailureOr<std::optional<rt::ConvStep>> gathered =
+        planConvWindows(fusion, *form->windows);
+    if (failed(gathered))
+      return failure();
+    conv = *gathered;
+    step.a = conv ? conv->product.a : bufferOf.lookup(form->matmul.getLhs());
+  }
   FailureOr<int64_t> c = addBuffer(fusion.getResult(0), rt::BufferKind::Temp,
                                    -1, "t" + std::to_string(temps++));
   if (failed(c))
     return failure();
   step.c = *c;
-  return addMatmulStep(fusion, step);
+  if (!conv)
+    return addMatmulStep(fusion, step);
+  conv->product = step;
+  rt::Executable &exe = out.executable;
+  if (!rt::checkMatmulStep(exe, step, why) ||
+      !rt::checkConvStep(exe, *conv, /*accessesOfWindows=*/1, why))
+    return fusion.emitError() << "cannot compile this convolution: " << why;
+  rt::Step s;
+  s.kind = rt::Step::Kind::Conv;
+  s.conv = *conv;
+  exe.steps.push_back(std::move(s));
+  ++out.stats.matmuls;
+  return success();
+}
+
+/// The gather kernel of a convolution's windows, as the step's fallback:
+/// its launch and the windows' buffer in a ConvStep whose product is still
+/// to be filled in. With nothing to gather (empty windows) no launch is
+/// planned: the windows stay a value of their own (bufferOf), read by a
+/// plain matmul step.
+FailureOr<std::optional<rt::ConvStep>> Planner::planConvWindows(FusionOp fusion,
+                                                                ConvWindows w) {
+  Value input = fusion.getInputs()[cast<BlockArgument>(w.input).getArgNumber()];
+  Value windows = w.reshape.getResult();
+  OpBuilder b(fusion.getContext());
+  auto gather =
+      FusionOp::create(b, fusion.getLoc(), TypeRange{windows.getType()},
+                       ValueRange{input}, FusionKind::Loop);
+  Block *block = new Block();
+  gather.getBody().push_back(block);
+  b.setInsertionPointToStart(block);
+  IRMapping map;
+  map.map(w.input, block->addArgument(input.getType(), fusion.getLoc()));
+  for (Operation *op : {w.pad.getOperation(), w.patches.getOperation(),
+                        w.reshape.getOperation()})
+    if (op)
+      b.clone(*op, map);
+  YieldOp::create(b, fusion.getLoc(), ValueRange{map.lookup(windows)});
+  rt::Executable &exe = out.executable;
+  size_t steps = exe.steps.size();
+  LogicalResult planned = planFusion(gather);
+  std::optional<rt::ConvStep> conv;
+  if (succeeded(planned)) {
+    int64_t buffer = bufferOf.lookup(gather.getResult(0));
+    bufferOf.erase(gather.getResult(0));
+    if (!out.kernelOrigins.empty() && out.kernelOrigins.back() == gather)
+      out.kernelOrigins.back() = fusion;
+    if (exe.steps.size() == steps) {
+      bufferOf[windows] = buffer;
+    } else {
+      conv.emplace();
+      conv->gather = std::move(exe.steps.back().launch);
+      exe.steps.pop_back();
+      --out.stats.launches;
+      conv->product.a = buffer;
+      conv->input = bufferOf.lookup(input);
+      conv->window = w.patches.getWindow2D();
+      if (w.pad)
+        conv->window.padding = {w.pad.getLow()[1], w.pad.getHigh()[1],
+                                w.pad.getLow()[2], w.pad.getHigh()[2]};
+    }
+  }
+  gather->destroy();
+  if (failed(planned))
+    return failure();
+  return conv;
 }
 
 /// A matmul fusion as a plain matmul step whose product feeds a loop

@@ -12,7 +12,12 @@
 //  * other loop fusions: a unit is a block of kRowBlock linear positions of
 //    the largest output; smaller outputs take the same fraction of their
 //    positions;
-//  * reductions: a unit is an output element, reduced in the row-major
+//  * reductions that keep the innermost dimension (pooling, a mean over
+//    the spatial dimensions of NHWC) and have only outputs of the reduced
+//    shape: a unit is a block of up to kOutputBlock consecutive outputs
+//    along it, accumulated together with the block's loop innermost
+//    (contiguous, vectorized), each in the order below;
+//  * other reductions: a unit is an output element, reduced in the row-major
 //    order of the reduced elements as the reference interpreter does (so
 //    the result does not depend on the thread count), then its epilogue:
 //    the outputs of the reduced shape, those of the input's shape (over the
@@ -31,6 +36,9 @@ using namespace fusec::codegen;
 
 /// Elements of a row one work unit computes at most.
 static constexpr int64_t kRowBlock = 4096;
+/// Outputs of a reduction one work unit computes at most, when they are
+/// consecutive along a kept innermost dimension.
+static constexpr int64_t kOutputBlock = 256;
 
 void KernelEmitter::emitCpuSignature(const KernelSource &k) {
   auto shared = [&](bool input, int64_t index) {
@@ -129,9 +137,69 @@ int64_t KernelEmitter::emitCpuLoop() {
   return rows * blocks;
 }
 
+int64_t KernelEmitter::emitCpuBlockedReduction(const ReductionCode &r) {
+  int64_t inner = r.kept.back();
+  int64_t block = std::min(inner, kOutputBlock);
+  int64_t blocks = (inner + block - 1) / block;
+  std::string b = std::to_string(block), length = std::to_string(r.length);
+  line("for (fusec_i64 u = begin; u < end; ++u) {");
+  ++indent;
+  pushScope();
+  line("const fusec_i64 outer = u / " + std::to_string(blocks) + ";");
+  line("const fusec_i64 c0 = u % " + std::to_string(blocks) + " * " + b + ";");
+  line("const fusec_i64 n = c0 + " + b + " < " + std::to_string(inner) + " ? " +
+       b + " : " + std::to_string(inner) + " - c0;");
+  Index outerIdx = delinearize("outer", ArrayRef<int64_t>(r.kept).drop_back());
+  line(r.acc + " acc[" + b + "];");
+  line("for (fusec_i64 c = 0; c < n; ++c) acc[c] = " + r.init + ";");
+  line("for (fusec_i64 j = 0; j < " + length + "; ++j) {");
+  ++indent;
+  pushScope();
+  Index redIdx = delinearize("j", r.red);
+  line("for (fusec_i64 c = 0; c < n; ++c) {");
+  ++indent;
+  pushScope();
+  Index rowIdx = outerIdx;
+  rowIdx.push_back("(c0 + c)");
+  std::string x = emitValue(r.input, mergeReductionIndex(r, rowIdx, redIdx));
+  line("acc[c] = " + r.combine("acc[c]", r.widen(x)) + ";");
+  popScope();
+  --indent;
+  line("}");
+  popScope();
+  --indent;
+  line("}");
+  line("for (fusec_i64 c = 0; c < n; ++c) {");
+  ++indent;
+  pushScope();
+  line("const fusec_i64 row = outer * " + std::to_string(inner) + " + c0 + c;");
+  line(std::string("const ") + computeType(r.dtype) +
+       " reduced = " + reducedValue(r, "acc[c]") + ";");
+  bound[r.reduced] = "reduced";
+  emitReductionOutputsAt(r, r.rows, "row", "");
+  bound.erase(r.reduced);
+  popScope();
+  --indent;
+  line("}");
+  popScope();
+  --indent;
+  line("}");
+  return r.rows / inner * blocks;
+}
+
 int64_t KernelEmitter::emitCpuReduction(Operation *reduce) {
   ReductionCode r = describeReduction(reduce);
   ValueRange outputs = fusion.getYield().getValues();
+  // Blocks of outputs along a kept innermost dimension: the loop over the
+  // block is innermost, over contiguous elements, and vectorizes; each
+  // output still sums its elements in row-major order.
+  bool keepsInnermost =
+      !r.kept.empty() && !r.inShape.empty() &&
+      !llvm::is_contained(r.axes, int64_t(r.inShape.size()) - 1) &&
+      r.kept.back() > 1 && r.rows > 0 && r.length > 0;
+  if (keepsInnermost &&
+      llvm::all_of(outputs, [&](Value v) { return countOf(v) == r.rows; }))
+    return emitCpuBlockedReduction(r);
   std::string length = std::to_string(r.length);
   line("for (fusec_i64 row = begin; row < end; ++row) {");
   ++indent;

@@ -368,6 +368,10 @@ private:
   /// Position of input element (row, j) as index components.
   Index reductionInputIndex(const ReductionCode &r, const std::string &row,
                             const std::string &j);
+  /// The input index of the kept dimensions' index `rowIdx` and the
+  /// reduced dimensions' `redIdx`.
+  Index mergeReductionIndex(const ReductionCode &r, const Index &rowIdx,
+                            const Index &redIdx);
   /// Writes the outputs of `count` elements at position `linear` in one
   /// scope (values they share are computed once), under `guard` if not
   /// empty; `inputAt`, if given, is the same position as an index of the
@@ -390,6 +394,7 @@ private:
   void emitCpuSignature(const KernelSource &k);
   int64_t emitCpuLoop();
   int64_t emitCpuReduction(Operation *reduce);
+  int64_t emitCpuBlockedReduction(const ReductionCode &r);
   /// The outputs `include` selects, each over the fraction of its
   /// positions that units [begin, end) of `units` units, each of
   /// `unitElements` positions of a `largest`-element output, cover.

@@ -166,6 +166,12 @@ Index KernelEmitter::reductionInputIndex(const ReductionCode &r,
                                          const std::string &j) {
   Index rowIdx = delinearize(row, r.kept);
   Index redIdx = delinearize(j, r.red);
+  return mergeReductionIndex(r, rowIdx, redIdx);
+}
+
+Index KernelEmitter::mergeReductionIndex(const ReductionCode &r,
+                                         const Index &rowIdx,
+                                         const Index &redIdx) {
   Index idx;
   size_t k = 0, q = 0;
   for (int64_t d = 0; d < int64_t(r.inShape.size()); ++d)

@@ -164,6 +164,22 @@ std::string quoted(std::string_view s) { return quoteName(s); }
 
 std::string formatList(const std::vector<int64_t> &v) { return formatDims(v); }
 
+/// " kernel K grid G block B args [...]" (parseLaunchFields).
+std::string launchFields(const LaunchStep &l) {
+  return " kernel " + std::to_string(l.kernel) + " grid " +
+         std::to_string(l.gridSize) + " block " + std::to_string(l.blockSize) +
+         " args " + formatList(l.args);
+}
+
+/// " a A b B c C transpose-a T transpose-b T epilogue E bias X"
+/// (parseMatmulFields).
+std::string matmulFields(const MatmulStep &m) {
+  return " a " + std::to_string(m.a) + " b " + std::to_string(m.b) + " c " +
+         std::to_string(m.c) + " transpose-a " + (m.transposeA ? "1" : "0") +
+         " transpose-b " + (m.transposeB ? "1" : "0") + " epilogue " +
+         matmulEpilogueName(m.epilogue) + " bias " + std::to_string(m.bias);
+}
+
 //===----------------------------------------------------------------------===//
 // Reading the header
 //===----------------------------------------------------------------------===//
@@ -545,6 +561,54 @@ bool parseUInt32(HeaderReader &r, uint32_t &out, const char *what) {
   return true;
 }
 
+/// " kernel K grid G block B args [...]".
+bool parseLaunchFields(HeaderReader &r, LaunchStep &l) {
+  return r.literal(" kernel ") && r.integer(l.kernel, "kernel index") &&
+         r.literal(" grid ") && parseUInt32(r, l.gridSize, "grid size") &&
+         r.literal(" block ") && parseUInt32(r, l.blockSize, "block size") &&
+         r.literal(" args ") && r.list(l.args, "argument");
+}
+
+/// " a A b B c C transpose-a 0 transpose-b 0 epilogue E bias X".
+bool parseMatmulFields(HeaderReader &r, MatmulStep &m) {
+  std::string epilogue;
+  if (!r.literal(" a ") || !r.integer(m.a, "buffer index") ||
+      !r.literal(" b ") || !r.integer(m.b, "buffer index") ||
+      !r.literal(" c ") || !r.integer(m.c, "buffer index") ||
+      !r.literal(" transpose-a ") ||
+      !parseFlag(r, m.transposeA, "transpose-a") ||
+      !r.literal(" transpose-b ") ||
+      !parseFlag(r, m.transposeB, "transpose-b") || !r.literal(" epilogue ") ||
+      !r.word(epilogue, "an epilogue"))
+    return false;
+  bool known = false;
+  for (MatmulEpilogue e : {MatmulEpilogue::None, MatmulEpilogue::Bias,
+                           MatmulEpilogue::Relu, MatmulEpilogue::ReluBias,
+                           MatmulEpilogue::Gelu, MatmulEpilogue::GeluBias})
+    if (epilogue == matmulEpilogueName(e)) {
+      m.epilogue = e;
+      known = true;
+    }
+  if (!known)
+    return r.fail("unknown epilogue " + quoted(epilogue) +
+                  " (expected none, bias, relu, relu_bias, gelu or "
+                  "gelu_bias)");
+  return r.literal(" bias ") && r.integer(m.bias, "buffer index");
+}
+
+/// " name [v0,...]" with exactly `n` values.
+bool parseFixedList(HeaderReader &r, const char *name, int64_t *out, size_t n) {
+  std::vector<int64_t> values;
+  if (!r.literal(" ") || !r.literal(name) || !r.literal(" ") ||
+      !r.list(values, name))
+    return false;
+  if (values.size() != n)
+    return r.fail(std::string(name) + " has " + std::to_string(values.size()) +
+                  " values, not " + std::to_string(n));
+  std::copy(values.begin(), values.end(), out);
+  return true;
+}
+
 bool parseStep(HeaderReader &r, size_t i, Step &s) {
   if (!r.literal("step ") || !r.recordIndex("step", i) || !r.literal(" "))
     return false;
@@ -553,42 +617,26 @@ bool parseStep(HeaderReader &r, size_t i, Step &s) {
     return false;
   if (kind == "launch") {
     s.kind = Step::Kind::Launch;
-    LaunchStep &l = s.launch;
-    return r.literal(" kernel ") && r.integer(l.kernel, "kernel index") &&
-           r.literal(" grid ") && parseUInt32(r, l.gridSize, "grid size") &&
-           r.literal(" block ") && parseUInt32(r, l.blockSize, "block size") &&
-           r.literal(" args ") && r.list(l.args, "argument") && r.literal("\n");
+    return parseLaunchFields(r, s.launch) && r.literal("\n");
   }
   if (kind == "matmul") {
     s.kind = Step::Kind::Matmul;
-    MatmulStep &m = s.matmul;
-    std::string epilogue;
-    if (!r.literal(" a ") || !r.integer(m.a, "buffer index") ||
-        !r.literal(" b ") || !r.integer(m.b, "buffer index") ||
-        !r.literal(" c ") || !r.integer(m.c, "buffer index") ||
-        !r.literal(" transpose-a ") ||
-        !parseFlag(r, m.transposeA, "transpose-a") ||
-        !r.literal(" transpose-b ") ||
-        !parseFlag(r, m.transposeB, "transpose-b") ||
-        !r.literal(" epilogue ") || !r.word(epilogue, "an epilogue"))
-      return false;
-    bool known = false;
-    for (MatmulEpilogue e : {MatmulEpilogue::None, MatmulEpilogue::Bias,
-                             MatmulEpilogue::Relu, MatmulEpilogue::ReluBias,
-                             MatmulEpilogue::Gelu, MatmulEpilogue::GeluBias})
-      if (epilogue == matmulEpilogueName(e)) {
-        m.epilogue = e;
-        known = true;
-      }
-    if (!known)
-      return r.fail("unknown epilogue " + quoted(epilogue) +
-                    " (expected none, bias, relu, relu_bias, gelu or "
-                    "gelu_bias)");
-    return r.literal(" bias ") && r.integer(m.bias, "buffer index") &&
+    return parseMatmulFields(r, s.matmul) && r.literal("\n");
+  }
+  if (kind == "conv") {
+    s.kind = Step::Kind::Conv;
+    ConvStep &c = s.conv;
+    return r.literal(" input ") && r.integer(c.input, "buffer index") &&
+           parseFixedList(r, "window", c.window.size.data(), 2) &&
+           parseFixedList(r, "strides", c.window.strides.data(), 2) &&
+           parseFixedList(r, "dilations", c.window.dilations.data(), 2) &&
+           parseFixedList(r, "padding", c.window.padding.data(), 4) &&
+           r.literal(" gather") && parseLaunchFields(r, c.gather) &&
+           r.literal(" product") && parseMatmulFields(r, c.product) &&
            r.literal("\n");
   }
   return r.fail("unknown step kind " + quoted(kind) +
-                " (expected launch or matmul)");
+                " (expected launch, matmul or conv)");
 }
 
 bool parsePtxExtent(HeaderReader &r, size_t i, Extent &e) {
@@ -860,17 +908,19 @@ std::string fusec::rt::serializeExecutable(const Executable &exe) {
     const Step &s = exe.steps[i];
     h += "step " + std::to_string(i);
     if (s.kind == Step::Kind::Matmul) {
-      const MatmulStep &mm = s.matmul;
-      h += " matmul a " + std::to_string(mm.a) + " b " + std::to_string(mm.b) +
-           " c " + std::to_string(mm.c) + " transpose-a " +
-           (mm.transposeA ? "1" : "0") + " transpose-b " +
-           (mm.transposeB ? "1" : "0") + " epilogue " +
-           matmulEpilogueName(mm.epilogue) + " bias " + std::to_string(mm.bias);
+      h += " matmul" + matmulFields(s.matmul);
     } else if (s.kind == Step::Kind::Launch) {
-      h += " launch kernel " + std::to_string(s.launch.kernel) + " grid " +
-           std::to_string(s.launch.gridSize) + " block " +
-           std::to_string(s.launch.blockSize) + " args " +
-           formatList(s.launch.args);
+      h += " launch" + launchFields(s.launch);
+    } else if (s.kind == Step::Kind::Conv) {
+      const ConvStep &c = s.conv;
+      auto list = [](const auto &v) {
+        return formatList(std::vector<int64_t>(v.begin(), v.end()));
+      };
+      h += " conv input " + std::to_string(c.input) + " window " +
+           list(c.window.size) + " strides " + list(c.window.strides) +
+           " dilations " + list(c.window.dilations) + " padding " +
+           list(c.window.padding) + " gather" + launchFields(c.gather) +
+           " product" + matmulFields(c.product);
     } else {
       h += " invalid";
     }

@@ -9,11 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "fusec/Runtime/Conv.h"
 #include "fusec/Runtime/Executable.h"
 #include "fusec/Runtime/Matmul.h"
 #include "fusec/Runtime/MemoryPlan.h"
 #include "fusec/Support/Buffer.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -267,65 +269,142 @@ private:
     return true;
   }
 
+  /// A kernel launch (a step's own or a convolution's gather).
+  bool checkLaunch(const std::string &what, const LaunchStep &l) {
+    if (l.kernel < 0 || uint64_t(l.kernel) >= exe.kernels.size())
+      return fail(what + "kernel " + std::to_string(l.kernel) +
+                  " is out of range (there are " +
+                  std::to_string(exe.kernels.size()) + " kernels)");
+    if (l.gridSize < 1)
+      return fail(what + "grid size 0 is not at least 1");
+    if (l.blockSize < 1 || l.blockSize > kMaxBlockSize)
+      return fail(what + "block size " + std::to_string(l.blockSize) +
+                  " is not between 1 and " + std::to_string(kMaxBlockSize));
+    for (size_t a = 0; a < l.args.size(); ++a)
+      if (!isBuffer(l.args[a]))
+        return fail(what + "argument " + std::to_string(a) + " is buffer " +
+                    std::to_string(l.args[a]) + ", which does not exist " +
+                    numBuffers());
+    const KernelDesc &k = exe.kernels[size_t(l.kernel)];
+    if (int64_t(l.args.size()) != k.numInputs + k.numOutputs)
+      return fail(what + std::to_string(l.args.size()) +
+                  " arguments, but the kernel takes " +
+                  std::to_string(k.numInputs) + " inputs and " +
+                  std::to_string(k.numOutputs) + " outputs");
+    // The kernel reads and writes at most its parameters' elements: each
+    // argument must be a buffer of that dtype holding as many.
+    for (size_t a = 0; a < l.args.size(); ++a) {
+      const KernelParam &p = k.params[a];
+      auto b = size_t(l.args[a]);
+      if (exe.buffers[b].dtype != p.dtype || numElements[b] < p.elements)
+        return fail(what + "argument " + std::to_string(a) + " is " +
+                    bufferName(b) + " of " + describe(b) + ", but kernel " +
+                    std::to_string(l.kernel) + " (" + quoted(k.name) +
+                    ") accesses " + std::to_string(p.elements) + " " +
+                    std::string(dtypeName(p.dtype)) + " elements there");
+    }
+    // A row reduction combines whole warps' partial results.
+    if (k.kind == FusionKind::RowReduction && l.blockSize % 32)
+      return fail(what + "block size " + std::to_string(l.blockSize) +
+                  " of a row reduction is not a multiple of 32");
+    if (int64_t(l.gridSize) * int64_t(l.blockSize) > kMaxLaunchThreads)
+      return fail(what + "grid " + std::to_string(l.gridSize) + " x block " +
+                  std::to_string(l.blockSize) +
+                  " is more than 2^30 threads, which a generated kernel's "
+                  "32-bit index does not support");
+    for (size_t a = size_t(k.numInputs); a < l.args.size(); ++a)
+      if (exe.buffers[size_t(l.args[a])].kind != BufferKind::Temp)
+        return fail(what + "output argument " + std::to_string(a) + " is " +
+                    bufferName(size_t(l.args[a])) + ", not a temp buffer");
+    return true;
+  }
+
+  bool checkMatmul(const std::string &what, const MatmulStep &m) {
+    std::string why;
+    if (!checkMatmulStep(exe, m, why))
+      return fail(what + why);
+    if (exe.buffers[size_t(m.c)].kind != BufferKind::Temp)
+      return fail(what + "matmul result c is " + bufferName(size_t(m.c)) +
+                  ", not a temp buffer");
+    return true;
+  }
+
+  /// How many steps access each root buffer's bytes (a convolution's
+  /// windows must be its own), counted once all indices are checked.
+  std::vector<int64_t> countAccesses() const {
+    std::vector<int64_t> count(exe.buffers.size(), 0);
+    std::vector<int64_t> roots;
+    for (const Step &s : exe.steps) {
+      roots.clear();
+      auto add = [&](int64_t b) {
+        if (b >= 0)
+          roots.push_back(rootBuffer(exe, b));
+      };
+      auto addLaunch = [&](const LaunchStep &l) {
+        for (int64_t a : l.args)
+          add(a);
+      };
+      auto addMatmul = [&](const MatmulStep &m) {
+        add(m.a);
+        add(m.b);
+        add(m.c);
+        add(m.bias);
+      };
+      if (s.kind == Step::Kind::Launch)
+        addLaunch(s.launch);
+      else if (s.kind == Step::Kind::Matmul)
+        addMatmul(s.matmul);
+      else {
+        add(s.conv.input);
+        addLaunch(s.conv.gather);
+        addMatmul(s.conv.product);
+      }
+      std::sort(roots.begin(), roots.end());
+      roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+      for (int64_t r : roots)
+        ++count[size_t(r)];
+    }
+    return count;
+  }
+
   bool checkSteps() {
+    bool convolutions = false;
     for (size_t i = 0; i < exe.steps.size(); ++i) {
       const Step &s = exe.steps[i];
       std::string what = "step " + std::to_string(i) + ": ";
-      if (s.kind == Step::Kind::Launch) {
-        const LaunchStep &l = s.launch;
-        if (l.kernel < 0 || uint64_t(l.kernel) >= exe.kernels.size())
-          return fail(what + "kernel " + std::to_string(l.kernel) +
-                      " is out of range (there are " +
-                      std::to_string(exe.kernels.size()) + " kernels)");
-        if (l.gridSize < 1)
-          return fail(what + "grid size 0 is not at least 1");
-        if (l.blockSize < 1 || l.blockSize > kMaxBlockSize)
-          return fail(what + "block size " + std::to_string(l.blockSize) +
-                      " is not between 1 and " + std::to_string(kMaxBlockSize));
-        for (size_t a = 0; a < l.args.size(); ++a)
-          if (!isBuffer(l.args[a]))
-            return fail(what + "argument " + std::to_string(a) + " is buffer " +
-                        std::to_string(l.args[a]) + ", which does not exist " +
-                        numBuffers());
-        const KernelDesc &k = exe.kernels[size_t(l.kernel)];
-        if (int64_t(l.args.size()) != k.numInputs + k.numOutputs)
-          return fail(what + std::to_string(l.args.size()) +
-                      " arguments, but the kernel takes " +
-                      std::to_string(k.numInputs) + " inputs and " +
-                      std::to_string(k.numOutputs) + " outputs");
-        // The kernel reads and writes at most its parameters' elements:
-        // each argument must be a buffer of that dtype holding as many.
-        for (size_t a = 0; a < l.args.size(); ++a) {
-          const KernelParam &p = k.params[a];
-          auto b = size_t(l.args[a]);
-          if (exe.buffers[b].dtype != p.dtype || numElements[b] < p.elements)
-            return fail(what + "argument " + std::to_string(a) + " is " +
-                        bufferName(b) + " of " + describe(b) + ", but kernel " +
-                        std::to_string(l.kernel) + " (" + quoted(k.name) +
-                        ") accesses " + std::to_string(p.elements) + " " +
-                        std::string(dtypeName(p.dtype)) + " elements there");
-        }
-        // A row reduction combines whole warps' partial results.
-        if (k.kind == FusionKind::RowReduction && l.blockSize % 32)
-          return fail(what + "block size " + std::to_string(l.blockSize) +
-                      " of a row reduction is not a multiple of 32");
-        if (int64_t(l.gridSize) * int64_t(l.blockSize) > kMaxLaunchThreads)
-          return fail(what + "grid " + std::to_string(l.gridSize) +
-                      " x block " + std::to_string(l.blockSize) +
-                      " is more than 2^30 threads, which a generated kernel's "
-                      "32-bit index does not support");
-        for (size_t a = size_t(k.numInputs); a < l.args.size(); ++a)
-          if (exe.buffers[size_t(l.args[a])].kind != BufferKind::Temp)
-            return fail(what + "output argument " + std::to_string(a) + " is " +
-                        bufferName(size_t(l.args[a])) + ", not a temp buffer");
-      } else {
-        std::string why;
-        if (!checkMatmulStep(exe, s.matmul, why))
-          return fail(what + why);
-        if (exe.buffers[size_t(s.matmul.c)].kind != BufferKind::Temp)
-          return fail(what + "matmul result c is " +
-                      bufferName(size_t(s.matmul.c)) + ", not a temp buffer");
+      switch (s.kind) {
+      case Step::Kind::Launch:
+        if (!checkLaunch(what, s.launch))
+          return false;
+        break;
+      case Step::Kind::Matmul:
+        if (!checkMatmul(what, s.matmul))
+          return false;
+        break;
+      case Step::Kind::Conv:
+        if (!checkLaunch(what + "gather: ", s.conv.gather) ||
+            !checkMatmul(what + "product: ", s.conv.product))
+          return false;
+        if (!isBuffer(s.conv.input))
+          return fail(what + "convolution input " +
+                      std::to_string(s.conv.input) + " does not exist " +
+                      numBuffers());
+        convolutions = true;
+        break;
       }
+    }
+    if (!convolutions)
+      return true;
+    // Every index is in range now.
+    std::vector<int64_t> accesses = countAccesses();
+    for (size_t i = 0; i < exe.steps.size(); ++i) {
+      const Step &s = exe.steps[i];
+      if (s.kind != Step::Kind::Conv)
+        continue;
+      std::string why;
+      int64_t windows = rootBuffer(exe, s.conv.product.a);
+      if (!checkConvStep(exe, s.conv, accesses[size_t(windows)], why))
+        return fail("step " + std::to_string(i) + ": " + why);
     }
     return true;
   }

@@ -187,23 +187,42 @@ bool LoadedExecutable::recordSteps(int slot, std::string &error) {
       r.beginStep(int64_t(s));
       poisonAt(s);
       const Step &step = exe.steps[s];
-      if (step.kind == Step::Kind::Launch) {
+      auto launch = [&](const LaunchStep &launch) {
         std::vector<uint64_t> args;
-        for (int64_t b : step.launch.args)
+        for (int64_t b : launch.args)
           args.push_back(l.address(b, slot));
-        r.launch(step.launch.kernel, step.launch.gridSize,
-                 step.launch.blockSize, args);
-        continue;
+        r.launch(launch.kernel, launch.gridSize, launch.blockSize, args);
+      };
+      auto matmul = [&](const MatmulStep &matmul) {
+        for (const MatmulCall &call : describeMatmul(exe, matmul)) {
+          auto at = [&](const BlasOperand &o) {
+            return o.buffer < 0
+                       ? 0
+                       : l.address(o.buffer, slot) + uint64_t(o.byteOffset);
+          };
+          r.matmul(call, at(call.aData), at(call.bData), at(call.dData),
+                   at(call.biasData), l.workspace->address(),
+                   exe.memory.workspaceBytes);
+        }
+      };
+      switch (step.kind) {
+      case Step::Kind::Launch:
+        launch(step.launch);
+        break;
+      case Step::Kind::Matmul:
+        matmul(step.matmul);
+        break;
+      case Step::Kind::Conv: {
+        const MatmulStep &p = step.conv.product;
+        if (r.convolution(describeConv(exe, step.conv),
+                          l.address(step.conv.input, slot),
+                          l.address(p.b, slot), l.address(p.c, slot),
+                          p.bias < 0 ? 0 : l.address(p.bias, slot)))
+          break;
+        launch(step.conv.gather);
+        matmul(p);
+        break;
       }
-      for (const MatmulCall &call : describeMatmul(exe, step.matmul)) {
-        auto at = [&](const BlasOperand &o) {
-          return o.buffer < 0
-                     ? 0
-                     : l.address(o.buffer, slot) + uint64_t(o.byteOffset);
-        };
-        r.matmul(call, at(call.aData), at(call.bData), at(call.dData),
-                 at(call.biasData), l.workspace->address(),
-                 exe.memory.workspaceBytes);
       }
     }
     r.beginStep(int64_t(exe.steps.size()));
@@ -437,30 +456,57 @@ LoadedExecutable::runPipelined(const std::vector<std::vector<Buffer>> &calls,
 
 std::string LoadedExecutable::report() const {
   std::string out = "device: " + device.name() + "\n";
-  int64_t launches = 0, calls = 0;
+  int64_t launches = 0, calls = 0, convolutions = 0;
   for (size_t s = 0; s < exe.steps.size(); ++s) {
     const Step &step = exe.steps[s];
     out += "  step " + std::to_string(s) + ": ";
-    if (step.kind == Step::Kind::Launch) {
-      const KernelDesc &k = exe.kernels[size_t(step.launch.kernel)];
+    auto launch = [&](const LaunchStep &l) {
+      const KernelDesc &k = exe.kernels[size_t(l.kernel)];
       out += "generated kernel " + quoteName(k.name, '\'') + " (" +
              std::string(fusionKindName(k.kind)) + ", <<<" +
-             std::to_string(step.launch.gridSize) + ", " +
-             std::to_string(step.launch.blockSize) + ">>>)\n";
+             std::to_string(l.gridSize) + ", " + std::to_string(l.blockSize) +
+             ">>>)";
       ++launches;
-      continue;
+    };
+    auto matmul = [&](const MatmulStep &m) {
+      int64_t n = matmulCallCount(exe, m);
+      out += "matmul, " + std::to_string(n) +
+             (n == 1 ? " cuBLASLt call" : " cuBLASLt calls") + ", epilogue " +
+             matmulEpilogueName(m.epilogue);
+      calls += n;
+    };
+    switch (step.kind) {
+    case Step::Kind::Launch:
+      launch(step.launch);
+      break;
+    case Step::Kind::Matmul:
+      matmul(step.matmul);
+      break;
+    case Step::Kind::Conv: {
+      // Which form ran is the device's to say (replayDescription).
+      const MatmulStep &p = step.conv.product;
+      int64_t n = matmulCallCount(exe, p);
+      out += "convolution " + step.conv.window.describe() + ", epilogue " +
+             matmulEpilogueName(p.epilogue) +
+             " (on a device without convolutions: ";
+      launch(step.conv.gather);
+      out += " and " + std::to_string(n) +
+             (n == 1 ? " cuBLASLt call)" : " cuBLASLt calls)");
+      calls += n;
+      ++convolutions;
+      break;
     }
-    int64_t n = matmulCallCount(exe, step.matmul);
-    out += "matmul, " + std::to_string(n) +
-           (n == 1 ? " cuBLASLt call" : " cuBLASLt calls") + ", epilogue " +
-           matmulEpilogueName(step.matmul.epilogue) + "\n";
-    calls += n;
+    }
+    out += "\n";
   }
   if (std::string origin = kernels ? kernels->origin() : ""; !origin.empty())
     out += "  kernels: " + origin + "\n";
   out += "  " + std::to_string(launches) + " kernel launches, " +
-         std::to_string(calls) + " cuBLASLt calls per run; " +
-         device.replayDescription() + "\n";
+         std::to_string(calls) + " cuBLASLt calls per run";
+  if (convolutions)
+    out += " (each of the " + std::to_string(convolutions) +
+           " convolutions counted as its gather and product)";
+  out += "; " + device.replayDescription() + "\n";
   return out;
 }
 
@@ -479,21 +525,34 @@ std::optional<std::vector<double>> LoadedExecutable::time(int64_t repeats,
 }
 
 /// Bytes step `step` reads and writes: its buffers' sizes (a matmul's
-/// operands, bias and result; a launch's arguments).
+/// operands, bias and result; a launch's arguments; a convolution's input,
+/// filter, bias and result, without its windows).
 static int64_t stepBytes(const Executable &exe, const Step &step) {
   int64_t bytes = 0;
   auto add = [&](int64_t b) {
     if (b >= 0)
       bytes += bufferBytes(exe.buffers[size_t(b)]);
   };
-  if (step.kind == Step::Kind::Launch) {
+  auto matmul = [&](const MatmulStep &m) {
+    add(m.a);
+    add(m.b);
+    add(m.c);
+    add(m.bias);
+  };
+  switch (step.kind) {
+  case Step::Kind::Launch:
     for (int64_t b : step.launch.args)
       add(b);
-  } else {
-    add(step.matmul.a);
-    add(step.matmul.b);
-    add(step.matmul.c);
-    add(step.matmul.bias);
+    break;
+  case Step::Kind::Matmul:
+    matmul(step.matmul);
+    break;
+  case Step::Kind::Conv:
+    // The convolution's own bytes: its input, filter, bias and result.
+    add(step.conv.input);
+    matmul(step.conv.product);
+    bytes -= bufferBytes(exe.buffers[size_t(step.conv.product.a)]);
+    break;
   }
   return bytes;
 }
@@ -516,7 +575,9 @@ std::optional<std::string> LoadedExecutable::profile(std::string &error) {
     std::string what =
         step.kind == Step::Kind::Launch
             ? quoteName(exe.kernels[size_t(step.launch.kernel)].name, '\'')
-            : std::string("matmul");
+        : step.kind == Step::Kind::Matmul
+            ? std::string("matmul")
+            : "conv " + step.conv.window.describe();
     int64_t bytes = stepBytes(exe, step);
     double t = (*seconds)[s];
     std::snprintf(line, sizeof line,

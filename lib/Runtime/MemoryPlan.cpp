@@ -82,17 +82,33 @@ bool isTemp(const Executable &exe, int64_t b) {
 
 /// Calls `f` with every buffer step `s` accesses (reads and writes alike:
 /// both make the root live).
+/// A convolution accesses its input and what both of its forms do, so that
+/// each device may run either.
 template <typename F> void forEachAccess(const Step &s, F f) {
-  if (s.kind == Step::Kind::Launch) {
-    for (int64_t a : s.launch.args)
+  auto launch = [&](const LaunchStep &l) {
+    for (int64_t a : l.args)
       f(a);
+  };
+  auto matmul = [&](const MatmulStep &m) {
+    f(m.a);
+    f(m.b);
+    if (m.bias >= 0)
+      f(m.bias);
+    f(m.c);
+  };
+  switch (s.kind) {
+  case Step::Kind::Launch:
+    launch(s.launch);
+    return;
+  case Step::Kind::Matmul:
+    matmul(s.matmul);
+    return;
+  case Step::Kind::Conv:
+    f(s.conv.input);
+    launch(s.conv.gather);
+    matmul(s.conv.product);
     return;
   }
-  f(s.matmul.a);
-  f(s.matmul.b);
-  if (s.matmul.bias >= 0)
-    f(s.matmul.bias);
-  f(s.matmul.c);
 }
 
 std::vector<LiveRange> computeLiveRanges(const Executable &exe) {
@@ -724,6 +740,8 @@ std::string fusec::rt::describeStep(const Executable &exe, int64_t step) {
   const Step &st = exe.steps[size_t(step)];
   if (st.kind == Step::Kind::Matmul)
     return s + " (matmul)";
+  if (st.kind == Step::Kind::Conv)
+    return s + " (convolution)";
   int64_t k = st.launch.kernel;
   s += " (launch of kernel " + std::to_string(k);
   if (k >= 0 && uint64_t(k) < exe.kernels.size())

@@ -1,6 +1,7 @@
 //===- PlanPrinter.cpp - An executable's plan, for people -----------------===//
 
 #include "fusec/Runtime/PlanPrinter.h"
+#include "fusec/Runtime/Conv.h"
 #include "fusec/Runtime/Matmul.h"
 #include "fusec/Runtime/MemoryPlan.h"
 #include "fusec/Support/Buffer.h"
@@ -87,28 +88,45 @@ std::string fusec::rt::formatPlan(const Executable &exe) {
     os += "\n";
   }
   os += "steps:\n";
-  for (const Step &step : exe.steps) {
-    if (step.kind == Step::Kind::Matmul) {
-      const MatmulStep &m = step.matmul;
-      os += "  matmul #" + std::to_string(m.a) + (m.transposeA ? "^T" : "") +
-            " x #" + std::to_string(m.b) + (m.transposeB ? "^T" : "") +
-            " -> #" + std::to_string(m.c);
-      if (m.epilogue != MatmulEpilogue::None)
-        os += std::string(", epilogue ") + matmulEpilogueName(m.epilogue);
-      if (m.bias >= 0)
-        os += ", bias #" + std::to_string(m.bias);
-      os += "\n";
-      for (const MatmulCall &call : describeMatmul(exe, m))
-        os += "    " + describeCall(call) + "\n";
-      continue;
-    }
-    const LaunchStep &l = step.launch;
-    os += "  launch k" + std::to_string(l.kernel) + " <<<" +
+  auto matmul = [&](const MatmulStep &m, const std::string &indent) {
+    os += indent + "matmul #" + std::to_string(m.a) +
+          (m.transposeA ? "^T" : "") + " x #" + std::to_string(m.b) +
+          (m.transposeB ? "^T" : "") + " -> #" + std::to_string(m.c);
+    if (m.epilogue != MatmulEpilogue::None)
+      os += std::string(", epilogue ") + matmulEpilogueName(m.epilogue);
+    if (m.bias >= 0)
+      os += ", bias #" + std::to_string(m.bias);
+    os += "\n";
+    for (const MatmulCall &call : describeMatmul(exe, m))
+      os += indent + "  " + describeCall(call) + "\n";
+  };
+  auto launch = [&](const LaunchStep &l, const std::string &indent) {
+    os += indent + "launch k" + std::to_string(l.kernel) + " <<<" +
           std::to_string(l.gridSize) + ", " + std::to_string(l.blockSize) +
           ">>> (";
     for (size_t a = 0; a < l.args.size(); ++a)
       os += (a ? ", #" : "#") + std::to_string(l.args[a]);
     os += ")\n";
+  };
+  for (const Step &step : exe.steps) {
+    switch (step.kind) {
+    case Step::Kind::Matmul:
+      matmul(step.matmul, "  ");
+      break;
+    case Step::Kind::Launch:
+      launch(step.launch, "  ");
+      break;
+    case Step::Kind::Conv: {
+      const ConvStep &c = step.conv;
+      const std::array<int64_t, 4> &p = c.window.padding;
+      os += "  conv " + c.window.describe() + " of #" +
+            std::to_string(c.input) + ", padding " +
+            formatDims({p[0], p[1], p[2], p[3]}) + ", or:\n";
+      launch(c.gather, "    ");
+      matmul(c.product, "    ");
+      break;
+    }
+    }
   }
   os += "outputs:";
   for (int64_t o : exe.outputs)

@@ -35,3 +35,16 @@ std::optional<int64_t> Window2D::outputSize(int d, int64_t extent,
                 std::to_string(*padded));
   return (*padded - extentNeeded) / s + 1;
 }
+
+std::string Window2D::describe() const {
+  auto pair = [](const std::array<int64_t, 2> &v) {
+    return v[0] == v[1] ? std::to_string(v[0])
+                        : std::to_string(v[0]) + "," + std::to_string(v[1]);
+  };
+  std::string s = std::to_string(size[0]) + "x" + std::to_string(size[1]);
+  if (strides[0] != 1 || strides[1] != 1)
+    s += "/" + pair(strides);
+  if (dilations[0] != 1 || dilations[1] != 1)
+    s += " dilated " + pair(dilations);
+  return s;
+}

@@ -77,7 +77,7 @@ const char kPtx1[] = ".version 8.4\n"
 // 256 bytes each; live bytes per step: 256, 256 (the pair counted once),
 // 512, 768, 512: the lower bound is 768, first reached at step 3, and the
 // arena of 768 bytes meets it. The workspace is 32 MiB.
-const char kModelHeader[] = R"fsx(fusec-executable 4
+const char kModelHeader[] = R"fsx(fusec-executable 5
 entry "forward"
 arch "sm_90"
 memory arena 768 lower-bound 768 peak-step 3 workspace 33554432
@@ -408,7 +408,7 @@ TEST(Executable, RejectsCubinsThatAreNotOnePerPtxTextOrNotCudaElf) {
 }
 
 TEST(Executable, MinimalExecutable) {
-  const char kFile[] = "fusec-executable 4\n"
+  const char kFile[] = "fusec-executable 5\n"
                        "entry \"f\"\n"
                        "arch \"sm_80\"\n"
                        "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
@@ -439,7 +439,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
   // (larger than needed is allowed) and the largest workspace that is a
   // multiple of 256, 2^63-256.
   const char kFile[] =
-      "fusec-executable 4\n"
+      "fusec-executable 5\n"
       "entry \"e\"\n"
       "arch \"sm_100a\"\n"
       "memory arena 9223372036854775807 lower-bound 256 peak-step 0 "
@@ -496,7 +496,7 @@ TEST(Executable, ExtremeIntegersRoundTrip) {
 }
 
 TEST(Executable, EveryDTypeRoundTrips) {
-  const char kFile[] = "fusec-executable 4\n"
+  const char kFile[] = "fusec-executable 5\n"
                        "entry \"f\"\n"
                        "arch \"sm_90\"\n"
                        "memory arena 0 lower-bound 0 peak-step 0 workspace 0\n"
@@ -629,26 +629,27 @@ TEST(Executable, BroadcastBatchedMatmulIsValid) {
 
 TEST(Executable, RejectsOtherVersions) {
   Executable exe = makeModel();
-  exe.version = 5;
+  exe.version = 6;
   EXPECT_EQ(errorOf(exe),
-            "unsupported .fsx version 5; this fusec reads version 4");
+            "unsupported .fsx version 6; this fusec reads version 5");
   // Older versions are rebuilt from the model (version 1 has no memory
-  // plan, version 2 no CUBINs, version 3 no CPU source).
-  for (uint32_t older : {3u, 2u, 1u, 0u}) {
+  // plan, version 2 no CUBINs, version 3 no CPU source,
+  // version 4 no convolution steps).
+  for (uint32_t older : {4u, 3u, 2u, 1u, 0u}) {
     exe.version = older;
     EXPECT_EQ(errorOf(exe), "unsupported .fsx version " +
                                 std::to_string(older) +
-                                "; this fusec reads version 4 (recompile the "
+                                "; this fusec reads version 5 (recompile the "
                                 "model with this fusec's --emit=exec)");
   }
   // A later version may change everything after the first line.
   EXPECT_EQ(errorOfBytes("fusec-executable 10\n\x01\x02"),
-            "unsupported .fsx version 10; this fusec reads version 4");
+            "unsupported .fsx version 10; this fusec reads version 5");
   EXPECT_EQ(errorOfBytes("fusec-executable 4294967295\n\x01\x02"),
-            "unsupported .fsx version 4294967295; this fusec reads version 4");
+            "unsupported .fsx version 4294967295; this fusec reads version 5");
   EXPECT_EQ(errorOfBytes("fusec-executable 12345678901234567890\nx"),
             "unsupported .fsx version 12345678901234567890; this fusec reads "
-            "version 4");
+            "version 5");
 }
 
 TEST(Executable, CpuSourceRoundTripsAfterTheConstants) {
@@ -746,7 +747,7 @@ TEST(Executable, RejectsMalformedLines) {
             "(expected loop, row_reduction or reduction)");
   EXPECT_EQ(errorOfEdit("step 0 matmul", "step 0 gemm"),
             "invalid .fsx file: line 19: unknown step kind \"gemm\" (expected "
-            "launch or matmul)");
+            "launch, matmul or conv)");
   EXPECT_EQ(errorOfEdit("steps 4\n", "steps 4\n\n"),
             "invalid .fsx file: line 19: expected \"step \", found \"\\x0a\"");
   EXPECT_EQ(errorOfEdit("inputs [0,1]", "inputs [0,1,]"),
@@ -1235,7 +1236,7 @@ TEST(PlanPrinter, ShowsThePlanOneLinePerEntry) {
   // ASCII quoted with the format's escapes.
   std::string plan = formatPlan(makeModel());
   const char kHead[] =
-      "executable 'forward' for sm_90, format v4\n"
+      "executable 'forward' for sm_90, format v5\n"
       "memory: arena 768 bytes, 1.000x the lower bound 768 (one buffer per "
       "temporary: 1024, 256 saved); constants 20, workspace 33554432; peak "
       "at step 3 (launch of kernel 2 'fused_sum')\n"
@@ -1319,7 +1320,7 @@ TEST(Executable, RejectsHugeCountsQuickly) {
             "invalid .fsx file: line 29: negative number of constants -1");
   // The bound, exactly: after "buffers 2" 8 bytes are left, which one
   // record could fill but not two.
-  EXPECT_EQ(errorOfBytes("fusec-executable 4\nentry \"f\"\narch \"a\"\n"
+  EXPECT_EQ(errorOfBytes("fusec-executable 5\nentry \"f\"\narch \"a\"\n"
                          "memory arena 0 lower-bound 0 peak-step 0 "
                          "workspace 0\nbuffers 2\n12345678"),
             "truncated .fsx file: line 5 declares 2 buffers, more than the "
@@ -1399,7 +1400,7 @@ TEST(Executable, SurvivesRandomMutations) {
 
 TEST(Executable, SurvivesRandomBytes) {
   std::mt19937_64 rng(7);
-  std::string prefix = "fusec-executable 4\n";
+  std::string prefix = "fusec-executable 5\n";
   for (int i = 0; i < 2000; ++i) {
     std::string bytes = i % 2 ? prefix : std::string();
     size_t n = rng() % 200;

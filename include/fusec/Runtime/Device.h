@@ -17,6 +17,7 @@
 #ifndef FUSEC_RUNTIME_DEVICE_H
 #define FUSEC_RUNTIME_DEVICE_H
 
+#include "fusec/Runtime/Conv.h"
 #include "fusec/Runtime/Executable.h"
 #include "fusec/Runtime/Matmul.h"
 
@@ -59,6 +60,15 @@ public:
   virtual void matmul(const MatmulCall &call, uint64_t a, uint64_t b,
                       uint64_t d, uint64_t bias, uint64_t workspace,
                       int64_t workspaceBytes) = 0;
+  /// One convolution with its operands at these addresses (`bias` 0
+  /// without a bias epilogue), if the device computes convolutions itself;
+  /// returns false, recording nothing, when it does not (the default): the
+  /// executor then records the step's gather and product.
+  virtual bool convolution(const ConvCall &call, uint64_t input,
+                           uint64_t filter, uint64_t output, uint64_t bias) {
+    (void)call, (void)input, (void)filter, (void)output, (void)bias;
+    return false;
+  }
   /// Sets `bytes` bytes at `address` to `value`.
   virtual void fill(uint64_t address, int64_t bytes, uint8_t value) = 0;
   /// Copies `bytes` bytes from `from` to `to` (not overlapping).

@@ -7,7 +7,8 @@
 // buffers (inputs, constants with their data, temporaries with
 // their place in the arena of the memory plan, views), and the ordered
 // steps: kernel launches with their grid and block sizes and buffer
-// arguments, and matrix products for cuBLASLt with their epilogues. The
+// arguments, matrix products for cuBLASLt with their epilogues, and
+// convolutions (a gather kernel and a product, or a device's own). The
 // file format is documented in docs/executable-format.md.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +18,7 @@
 
 #include "fusec/Support/DType.h"
 #include "fusec/Support/FusionKind.h"
+#include "fusec/Support/Window.h"
 
 #include <cstdint>
 #include <optional>
@@ -28,7 +30,7 @@
 namespace fusec::rt {
 
 /// Version of the format this code reads and writes.
-inline constexpr uint32_t kExecutableVersion = 4;
+inline constexpr uint32_t kExecutableVersion = 5;
 
 /// The most threads a launch may have (grid x block): generated kernels
 /// index with 32-bit ints below 2^30 elements, and a grid-stride index
@@ -133,10 +135,27 @@ struct MatmulStep {
   int64_t bias = -1; // -1 unless the epilogue has a bias.
 };
 
+/// A 2-D convolution of an NHWC input with one group, in the form every
+/// device can run: `gather` (a generated kernel) writes the input's windows
+/// `product.a` ([N*OH*OW, KH*KW*C], im2col), and `product` multiplies them
+/// with the filter `product.b` ([KH*KW*C, F], HWIO flattened, or [F,
+/// KH*KW*C] transposed) into `product.c` ([N*OH*OW, F]) with its epilogue.
+/// A device with convolutions of its own (the cpu device, through oneDNN)
+/// computes `product.c` from `input` directly and skips the gather: the
+/// windows buffer is read by no other step. The geometry is that of
+/// `fusec.conv2d` (padding [top, bottom, left, right] of zeros).
+struct ConvStep {
+  int64_t input = -1; // [N, H, W, C]
+  Window2D window;
+  LaunchStep gather;
+  MatmulStep product;
+};
+
 struct Step {
-  enum class Kind : uint8_t { Launch, Matmul } kind = Kind::Launch;
+  enum class Kind : uint8_t { Launch, Matmul, Conv } kind = Kind::Launch;
   LaunchStep launch;
   MatmulStep matmul;
+  ConvStep conv;
 };
 
 /// The memory plan's figures, stored in the header and re-derived by the

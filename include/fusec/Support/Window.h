@@ -41,6 +41,11 @@ struct Window2D {
   /// is larger than the padded input, or the arithmetic overflows.
   std::optional<int64_t> outputSize(int d, int64_t extent,
                                     std::string *why = nullptr) const;
+
+  /// "7x7/2", "3x3", "1x1/2 dilated 2": the window, then the strides and
+  /// dilations that are not 1 (one number when height and width agree), for
+  /// reports.
+  std::string describe() const;
 };
 
 } // namespace fusec

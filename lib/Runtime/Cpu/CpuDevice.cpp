@@ -1,6 +1,7 @@
 //===- CpuDevice.cpp - Plans on the CPU, fast -----------------------------===//
 
 #include "fusec/Runtime/Cpu/CpuDevice.h"
+#include "fusec/Runtime/Cpu/CpuConv.h"
 #include "fusec/Runtime/Cpu/CpuGemm.h"
 #include "fusec/Runtime/Host/ReferenceGemm.h"
 
@@ -51,12 +52,19 @@ std::string CpuDevice::replayDescription() const {
                     std::to_string(pool.size()) + " threads";
   std::lock_guard<std::mutex> lock(gemmMutex);
   if (libraryCalls && referenceCalls)
-    return out + "; matmuls through " + cpuGemmLibrary() +
+    out += "; matmuls through " + cpuGemmLibrary() +
            ", some calls on the reference GEMM (" + gemmFallback + ")";
-  if (libraryCalls)
-    return out + "; matmuls through " + cpuGemmLibrary();
-  if (referenceCalls)
-    return out + "; matmuls on the reference GEMM (" + gemmFallback + ")";
+  else if (libraryCalls)
+    out += "; matmuls through " + cpuGemmLibrary();
+  else if (referenceCalls)
+    out += "; matmuls on the reference GEMM (" + gemmFallback + ")";
+  if (libraryConvs && gatheredConvs)
+    out += "; convolutions through " + cpuGemmLibrary() +
+           ", some as their gather and matmul (" + convFallback + ")";
+  else if (libraryConvs)
+    out += "; convolutions through " + cpuGemmLibrary();
+  else if (gatheredConvs)
+    out += "; convolutions as their gather and matmul (" + convFallback + ")";
   return out;
 }
 
@@ -125,4 +133,21 @@ InProcessDevice::Closure CpuDevice::matmulClosure(const MatmulCall &call,
   if (gemmFallback.empty())
     gemmFallback = why;
   return [call, a, b, d, bias] { runReferenceGemm(call, a, b, d, bias); };
+}
+
+InProcessDevice::Closure CpuDevice::convClosure(const ConvCall &call,
+                                                void *input, void *filter,
+                                                void *output, void *bias) {
+  std::string why;
+  std::shared_ptr<CpuConv> conv =
+      prepareCpuConv(call, pool.size(), input, filter, output, bias, why);
+  std::lock_guard<std::mutex> lock(gemmMutex);
+  if (!conv) {
+    ++gatheredConvs;
+    if (convFallback.empty())
+      convFallback = why;
+    return {};
+  }
+  ++libraryConvs;
+  return [conv] { conv->run(); };
 }

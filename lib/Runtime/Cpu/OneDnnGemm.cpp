@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OneDnnSupport.h"
 #include "fusec/Runtime/Cpu/CpuGemm.h"
 #include "fusec/Runtime/Host/ReferenceGemm.h"
 #include "fusec/Support/Float16.h"
@@ -18,7 +19,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <dlfcn.h>
 #include <utility>
 #include <vector>
 
@@ -73,40 +73,6 @@ bool describe(dnnl_memory_desc_t &md, const View &v, BlasDataType type) {
                                           strides) == dnnl_success;
 }
 
-/// The process's CPU engine (created once; oneDNN's engines are
-/// thread-safe), or null with `why`.
-dnnl_engine_t cpuEngine(std::string &why) {
-  static dnnl_status_t status;
-  static dnnl_engine_t engine = [] {
-    dnnl_engine_t e = nullptr;
-    status = dnnl_engine_create(&e, dnnl_cpu, 0);
-    return status == dnnl_success ? e : nullptr;
-  }();
-  if (!engine)
-    why = std::string("oneDNN's CPU engine failed: ") + dnnl_status2str(status);
-  return engine;
-}
-
-/// omp_set_num_threads of the OpenMP runtime oneDNN was built with (looked
-/// up, not linked: fusec itself does not use OpenMP), or null. Loaded with
-/// oneDNN, it is in the global scope unless a module that links fusec was
-/// opened locally (Python's extension modules): then it is asked for by
-/// name, without loading anything.
-using SetThreads = void (*)(int);
-SetThreads ompSetNumThreads() {
-  static SetThreads f = [] {
-    void *symbol = dlsym(RTLD_DEFAULT, "omp_set_num_threads");
-    for (const char *library : {"libgomp.so.1", "libomp.so.5", "libiomp5.so"}) {
-      if (symbol)
-        break;
-      if (void *handle = dlopen(library, RTLD_LAZY | RTLD_NOLOAD))
-        symbol = dlsym(handle, "omp_set_num_threads");
-    }
-    return reinterpret_cast<SetThreads>(symbol);
-  }();
-  return f;
-}
-
 class OneDnnGemm final : public CpuGemm {
 public:
   ~OneDnnGemm() override {
@@ -122,8 +88,7 @@ public:
     for (Staged &operand : staged)
       for (size_t i = 0; i < operand.to.size(); ++i)
         operand.to[i] = halfToFloat(operand.from[i]);
-    if (SetThreads set = ompSetNumThreads())
-      set(threads);
+    onednn::setThreads(threads);
     // (Creation validated every argument; execution of a created CPU
     // primitive on valid memory does not fail.)
     dnnl_primitive_execute(primitive, stream, int(args.size()), args.data());
@@ -205,30 +170,11 @@ public:
   std::vector<dnnl_exec_arg_t> args;
 };
 
-/// Frees what primitive creation needs on every path.
-struct Creation {
-  dnnl_primitive_attr_t attr = nullptr;
-  dnnl_post_ops_t postOps = nullptr;
-  dnnl_primitive_desc_t pd = nullptr;
-  ~Creation() {
-    if (pd)
-      dnnl_primitive_desc_destroy(pd);
-    if (postOps)
-      dnnl_post_ops_destroy(postOps);
-    if (attr)
-      dnnl_primitive_attr_destroy(attr);
-  }
-};
-
 } // namespace
 
 CpuGemm::~CpuGemm() = default;
 
-std::string fusec::rt::cpuGemmLibrary() {
-  const dnnl_version_t *v = dnnl_version();
-  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) +
-         "." + std::to_string(v->patch);
-}
+std::string fusec::rt::cpuGemmLibrary() { return onednn::libraryName(); }
 
 namespace {
 
@@ -308,17 +254,9 @@ std::unique_ptr<OneDnnGemm> create(const MatmulCall &call, int threads,
                                  hasBias ? &biasMd : nullptr, &dstMd);
   if (status != dnnl_success)
     return nullptr;
-  Creation c;
-  if (gelu) {
-    if ((status = dnnl_primitive_attr_create(&c.attr)) != dnnl_success ||
-        (status = dnnl_post_ops_create(&c.postOps)) != dnnl_success ||
-        (status = dnnl_post_ops_append_eltwise(c.postOps, 1.0f,
-                                               dnnl_eltwise_gelu_tanh, 0.0f,
-                                               0.0f)) != dnnl_success ||
-        (status = dnnl_primitive_attr_set_post_ops(c.attr, c.postOps)) !=
-            dnnl_success)
+  onednn::Creation c;
+  if (gelu && (status = onednn::addGeluPostOp(c)) != dnnl_success)
       return nullptr;
-  }
   status = dnnl_primitive_desc_create(&c.pd, &desc, c.attr, engine, nullptr);
   if (status != dnnl_success)
     return nullptr;
@@ -359,7 +297,7 @@ std::unique_ptr<CpuGemm> fusec::rt::prepareCpuGemm(const MatmulCall &call,
     why = "an empty sum over K";
     return nullptr;
   }
-  dnnl_engine_t engine = cpuEngine(why);
+  dnnl_engine_t engine = onednn::cpuEngine(why);
   if (!engine)
     return nullptr;
   dnnl_status_t status;

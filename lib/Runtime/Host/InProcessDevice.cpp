@@ -69,6 +69,16 @@ public:
                                              pointer(d), pointer(bias)));
   }
 
+  bool convolution(const ConvCall &call, uint64_t input, uint64_t filter,
+                   uint64_t output, uint64_t bias) override {
+    Closure c = device.convClosure(call, pointer(input), pointer(filter),
+                                   pointer(output), pointer(bias));
+    if (!c)
+      return false;
+    out.steps.push_back(std::move(c));
+    return true;
+  }
+
   void fill(uint64_t address, int64_t bytes, uint8_t value) override {
     void *p = pointer(address);
     out.steps.push_back(

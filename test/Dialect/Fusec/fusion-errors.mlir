@@ -468,7 +468,7 @@ func.func @integer_matmul(%a: tensor<4x4xi32>) {
 
 // An operand computed inside the step: cuBLASLt reads memory.
 func.func @computed_operand(%a: tensor<4x4xf32>) {
-  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion's operands are its inputs or transposes of the last two dimensions of its inputs}}
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion's operands are its inputs, transposes of the last two dimensions of its inputs or (the lhs) the windows of a convolution's input}}
   %0 = fusec.fusion matmul (%a) : (tensor<4x4xf32>) -> tensor<4x4xf32> {
   ^bb0(%x: tensor<4x4xf32>):
     %1 = fusec.exp %x : tensor<4x4xf32>
@@ -482,7 +482,7 @@ func.func @computed_operand(%a: tensor<4x4xf32>) {
 
 // A batch transpose is no matrix transpose.
 func.func @batch_transpose(%a: tensor<2x2x4xf32>, %b: tensor<2x4x5xf32>) {
-  // expected-error @+1 {{a matmul fusion's operands are its inputs or transposes of the last two dimensions of its inputs}}
+  // expected-error @+1 {{a matmul fusion's operands are its inputs, transposes of the last two dimensions of its inputs or (the lhs) the windows of a convolution's input}}
   %0 = fusec.fusion matmul (%a, %b) : (tensor<2x2x4xf32>, tensor<2x4x5xf32>) -> tensor<2x2x5xf32> {
   ^bb0(%x: tensor<2x2x4xf32>, %y: tensor<2x4x5xf32>):
     %t = fusec.transpose %x, [1, 0, 2] : tensor<2x2x4xf32> -> tensor<2x2x4xf32>
@@ -596,7 +596,7 @@ func.func @constant_bias(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
 // -----
 
 func.func @other_operations(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) {
-  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion holds only its matmul, operand transposes and epilogue}}
+  // expected-error @+1 {{'fusec.fusion' op of kind matmul is not a cuBLASLt step: a matmul fusion holds only its matmul, operand transposes or convolution windows, and epilogue}}
   %0 = fusec.fusion matmul (%a, %b) : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> {
   ^bb0(%x: tensor<4x8xf32>, %y: tensor<8x2xf32>):
     %e = fusec.exp %x : tensor<4x8xf32>

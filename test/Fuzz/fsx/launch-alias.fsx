@@ -1,4 +1,4 @@
-fusec-executable 4
+fusec-executable 5
 entry "n"
 arch "sm_90"
 memory arena 256 lower-bound 256 peak-step 0 workspace 0

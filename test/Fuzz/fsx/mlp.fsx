@@ -1,4 +1,4 @@
-fusec-executable 4
+fusec-executable 5
 entry "classify"
 arch "sm_90"
 memory arena 1536 lower-bound 1536 peak-step 2 workspace 1024

@@ -5,8 +5,10 @@
 // compiled once per machine by CpuCompiler.h) run over its work units on a
 // thread pool, the matmul steps' calls through oneDNN (Cpu/CpuGemm.h; on the
 // reference GEMM where oneDNN is missing or lacks a kernel, which the
-// report says). Small kernels run on the calling thread, where waking the
-// pool costs more than the work. Temporaries are not poisoned.
+// report says), convolution steps as oneDNN convolutions (Cpu/CpuConv.h;
+// as their gather kernel and matmul where oneDNN does not compute them). Small
+// kernels run on the calling thread, where waking the pool costs more than the
+// work. Temporaries are not poisoned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,14 +49,19 @@ private:
                         std::vector<void *> args) override;
   Closure matmulClosure(const MatmulCall &call, void *a, void *b, void *d,
                         void *bias) override;
+  Closure convClosure(const ConvCall &call, void *input, void *filter,
+                      void *output, void *bias) override;
 
   CpuDeviceOptions options;
   ThreadPool pool;
   /// The matmul calls recorded through the library and on the reference
-  /// GEMM (for the report), and the first reason for the latter.
+  /// GEMM, and the convolutions recorded through the library and as their
+  /// gather and product (for the report), with the first reason for each
+  /// fallback.
   mutable std::mutex gemmMutex;
   int64_t libraryCalls = 0, referenceCalls = 0;
-  std::string gemmFallback;
+  int64_t libraryConvs = 0, gatheredConvs = 0;
+  std::string gemmFallback, convFallback;
 };
 
 } // namespace fusec::rt

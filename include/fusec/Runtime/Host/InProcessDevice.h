@@ -60,6 +60,14 @@ protected:
   /// The closure that runs the cuBLASLt call `call`.
   virtual Closure matmulClosure(const MatmulCall &call, void *a, void *b,
                                 void *d, void *bias) = 0;
+  /// The closure that computes the convolution `call`, or an empty one
+  /// when the device runs convolution steps as their gather and product
+  /// (the default).
+  virtual Closure convClosure(const ConvCall &call, void *input, void *filter,
+                              void *output, void *bias) {
+    (void)call, (void)input, (void)filter, (void)output, (void)bias;
+    return {};
+  }
 
 private:
   class Recorder;

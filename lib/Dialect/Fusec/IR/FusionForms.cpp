@@ -1,6 +1,9 @@
 //===- FusionForms.cpp - What each kind of fusion may hold ----------------===//
 
 #include "fusec/Dialect/Fusec/IR/FusionForms.h"
+#include "fusec/Support/Checked.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace fusec;
@@ -139,6 +142,47 @@ std::optional<std::string> MatmulChain::append(Operation *op) {
 // Matmul fusions
 //===----------------------------------------------------------------------===//
 
+std::optional<ConvWindows> fusec::matchConvWindows(Value lhs) {
+  ConvWindows w;
+  w.reshape = lhs.getDefiningOp<ReshapeOp>();
+  if (!w.reshape || !lhs.hasOneUse())
+    return std::nullopt;
+  w.patches = w.reshape.getInput().getDefiningOp<PatchesOp>();
+  if (!w.patches || !w.patches->hasOneUse())
+    return std::nullopt;
+  // [N, OH, OW, KH, KW, C] -> [N*OH*OW, KH*KW*C].
+  ArrayRef<int64_t> p = w.patches.getType().getShape();
+  ArrayRef<int64_t> r = w.reshape.getType().getShape();
+  auto product = [](int64_t a, int64_t b, int64_t c) {
+    return saturatingMul(saturatingMul(a, b), c);
+  };
+  if (p.size() != 6 || r.size() != 2 || r[0] != product(p[0], p[1], p[2]) ||
+      r[1] != product(p[3], p[4], p[5]))
+    return std::nullopt;
+  w.input = w.patches.getInput();
+  if ((w.pad = w.input.getDefiningOp<PadOp>())) {
+    auto zero = [](ArrayRef<int64_t> v) {
+      return llvm::all_of(v, [](int64_t x) { return x == 0; });
+    };
+    ArrayRef<int64_t> low = w.pad.getLow(), high = w.pad.getHigh();
+    bool rowsAndColumns = low.size() == 4 && low[0] == 0 && low[3] == 0 &&
+                          high[0] == 0 && high[3] == 0 &&
+                          llvm::all_of(low, [](int64_t x) { return x >= 0; }) &&
+                          llvm::all_of(high, [](int64_t x) { return x >= 0; });
+    double value = w.pad.getValue().convertToDouble();
+    if (!w.pad->hasOneUse() || !rowsAndColumns ||
+        w.pad.getMode() != PadMode::constant || value != 0.0 ||
+        std::signbit(value) ||
+        (w.pad.getInterior() && !zero(*w.pad.getInterior())))
+      return std::nullopt;
+    w.input = w.pad.getInput();
+  }
+  if (!isa<FloatType>(
+          cast<RankedTensorType>(w.input.getType()).getElementType()))
+    return std::nullopt;
+  return w;
+}
+
 std::optional<MatmulFusionForm> fusec::matchMatmulFusion(FusionOp fusion,
                                                          std::string &why) {
   Block &body = fusion.getBody().front();
@@ -173,11 +217,16 @@ std::optional<MatmulFusionForm> fusec::matchMatmulFusion(FusionOp fusion,
     out = cast<TransposeOp>(def);
     return true;
   };
-  MatmulFusionForm form{matmul, {}, {}, MatmulChain(matmul)};
-  if (!operandTranspose(matmul.getLhs(), form.transposeLhs) ||
+  MatmulFusionForm form{matmul, {}, {}, std::nullopt, MatmulChain(matmul)};
+  form.windows = matchConvWindows(matmul.getLhs());
+  if (form.windows && !isa<BlockArgument>(form.windows->input))
+    form.windows.reset();
+  if ((!form.windows &&
+       !operandTranspose(matmul.getLhs(), form.transposeLhs)) ||
       !operandTranspose(matmul.getRhs(), form.transposeRhs)) {
-    why = "a matmul fusion's operands are its inputs or transposes of the "
-          "last two dimensions of its inputs";
+    why = "a matmul fusion's operands are its inputs, transposes of the "
+          "last two dimensions of its inputs or (the lhs) the windows of a "
+          "convolution's input";
     return std::nullopt;
   }
   YieldOp yield = fusion.getYield();
@@ -203,12 +252,13 @@ std::optional<MatmulFusionForm> fusec::matchMatmulFusion(FusionOp fusion,
     why = "a matmul fusion's bias is one of its inputs";
     return std::nullopt;
   }
+  size_t windows = form.windows ? (form.windows->pad ? 3 : 2) : 0;
   size_t expected = 1 + form.chain.getOps().size() +
                     (form.transposeLhs ? 1 : 0) + (form.transposeRhs ? 1 : 0) +
-                    (form.chain.getBiasCast() ? 1 : 0);
+                    (form.chain.getBiasCast() ? 1 : 0) + windows;
   if (body.getOperations().size() - 1 != expected) {
-    why = "a matmul fusion holds only its matmul, operand transposes and "
-          "epilogue";
+    why = "a matmul fusion holds only its matmul, operand transposes or "
+          "convolution windows, and epilogue";
     return std::nullopt;
   }
   return form;

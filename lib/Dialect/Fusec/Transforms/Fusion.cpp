@@ -259,6 +259,23 @@ void Planner::formMatmulSteps() {
           note(std::string("transposed ") + side);
         }
       }
+      // A convolution's windows are the step's to read: a device with
+      // convolutions computes the product from their input.
+      if (std::optional<ConvWindows> w = matchConvWindows(matmul.getLhs())) {
+        SmallVector<unsigned, 3> members;
+        for (Operation *op :
+             {w->reshape.getOperation(), w->patches.getOperation(),
+              w->pad ? w->pad.getOperation() : nullptr}) {
+          auto it = op ? pos.find(op) : pos.end();
+          if (it != pos.end() && groupOf[it->second] < 0)
+            members.push_back(it->second);
+        }
+        if (members.size() == (w->pad ? 3u : 2u)) {
+          for (unsigned m : members)
+            add(id, m);
+          note("convolution " + w->patches.getWindow2D().describe());
+        }
+      }
       MatmulChain chain(matmul);
       while (true) {
         Value end = chain.value();

@@ -75,16 +75,35 @@ private:
   llvm::SmallVector<mlir::Operation *, 4> ops;
 };
 
+/// The windows of a one-group convolution as `fusec-lower-windows` writes
+/// them for a matmul's lhs: `reshape` to [N*OH*OW, KH*KW*C] of the
+/// `patches` of an NHWC `input`, padded (`pad`, or null) with +0.0 around
+/// its rows and columns only (constant mode, no interior). A matmul step
+/// that reads them through these operations is a convolution: the artifact
+/// holds it as a ConvStep, which a device with convolutions computes from
+/// `input` without writing the windows.
+struct ConvWindows {
+  PadOp pad;
+  PatchesOp patches;
+  ReshapeOp reshape;
+  mlir::Value input;
+};
+/// Matches `lhs`, a matmul's left operand, with each operation of the
+/// windows used once.
+std::optional<ConvWindows> matchConvWindows(mlir::Value lhs);
+
 /// The body of a matmul fusion: its matmul, the operand transposes inside
-/// it, and its chain. Fails with `why` when the body is not of that form:
-/// one matmul whose operands are body arguments or matrix transposes of
-/// body arguments (used only by the matmul), followed by a MatmulChain
-/// whose every operation is in the body, whose bias is a body argument and
-/// whose end is the fusion's only result, and nothing else.
+/// it (or the lhs's convolution windows), and its chain. Fails with `why` when
+/// the body is not of that form: one matmul whose operands are body arguments
+/// or matrix transposes of body arguments (used only by the matmul), followed
+/// by a MatmulChain whose every operation is in the body, whose bias is a body
+/// argument and whose end is the fusion's only result, and nothing else.
 struct MatmulFusionForm {
   MatmulOp matmul;
   /// The transposes read through the transpose flags, or null.
   TransposeOp transposeLhs, transposeRhs;
+  /// The lhs's convolution windows, whose input is a body argument.
+  std::optional<ConvWindows> windows;
   MatmulChain chain;
 };
 std::optional<MatmulFusionForm> matchMatmulFusion(FusionOp fusion,
