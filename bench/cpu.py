@@ -16,6 +16,9 @@ needed; bench/models.py has the torchvision exports:
   convnet    resnet18's stem and first stage at 224x224: 7x7/2 conv, batch
              norm, relu, 3x3/2 max pool, two basic blocks of 64 channels,
              global average pool, a 1000-way dense layer
+  resnet18   torchvision's resnet18 at 224x224, layer for layer
+  mobilenet_v2  torchvision's mobilenet_v2 at 224x224 (depthwise
+             convolutions, relu6, inverted residuals)
 
 For each model and batch, on --threads threads: onnxruntime (CPU execution
 provider, all graph optimizations), `fusec --run --backend=interp` (one
@@ -88,17 +91,21 @@ class Builder:
                        [x, self.weight([d], 1.0), self.weight([d], 0.1)],
                        axis=-1, epsilon=1e-5)
 
-    def conv_bn(self, x, c_in, c_out, k, stride, relu=True):
+    def conv_bn(self, x, c_in, c_out, k, stride, relu=True, groups=1,
+                relu6=False):
         from onnx import numpy_helper
-        w = self.weight([c_out, c_in, k, k], np.sqrt(2.0 / (c_in * k * k)))
+        w = self.weight([c_out, c_in // groups, k, k],
+                        np.sqrt(2.0 / (c_in // groups * k * k)))
         y = self.op("Conv", [x, w], kernel_shape=[k, k], strides=[stride] * 2,
-                    pads=[k // 2] * 4)
+                    pads=[k // 2] * 4, group=groups)
         stats = [self.weight([c_out], 1.0), self.weight([c_out], 0.1),
                  self.weight([c_out], 0.1)]
         var = self.name("var")
         self.inits.append(numpy_helper.from_array(
             (self.rng.random(c_out) + 0.5).astype(np.float32), var))
         y = self.op("BatchNormalization", [y, *stats, var], epsilon=1e-5)
+        if relu6:
+            return self.op("Clip", [y, self.const(0.0), self.const(6.0)])
         return self.op("Relu", [y]) if relu else y
 
     def model(self, inputs, output, opset=20):
@@ -161,6 +168,57 @@ def convnet(batch, rng):
         {"x": [batch, 3, 224, 224]}
 
 
+def resnet18(batch, rng):
+    """torchvision's resnet18 at 224x224 (random weights, batch norm in
+    inference form): the convnet's stem, four stages of two basic blocks
+    (64, 128, 256, 512 channels; 1x1 stride-2 projections), global average
+    pool, a 1000-way dense layer."""
+    b = Builder(rng)
+    x = b.conv_bn("x", 3, 64, 7, 2)
+    x = b.op("MaxPool", [x], kernel_shape=[3, 3], strides=[2, 2],
+             pads=[1, 1, 1, 1])
+    c_in = 64
+    for c, stride in [(64, 1), (128, 2), (256, 2), (512, 2)]:
+        for block in range(2):
+            s = stride if block == 0 else 1
+            y = b.conv_bn(b.conv_bn(x, c_in, c, 3, s), c, c, 3, 1, relu=False)
+            short = x if s == 1 and c_in == c else \
+                b.conv_bn(x, c_in, c, 1, s, relu=False)
+            x = b.op("Relu", [b.op("Add", [short, y])])
+            c_in = c
+    x = b.op("Flatten", [b.op("GlobalAveragePool", [x])])
+    y = b.op("Gemm", [x, b.weight([1000, 512]), b.weight([1000], 0.1)],
+             transB=1)
+    return b.model([("x", [batch, 3, 224, 224])], y), \
+        {"x": [batch, 3, 224, 224]}
+
+
+def mobilenet_v2(batch, rng):
+    """torchvision's mobilenet_v2 at 224x224: inverted residual blocks (1x1
+    expansion, 3x3 depthwise, 1x1 projection; relu6 as Clip), the residual
+    add where shapes allow, a 1280-channel head, a 1000-way dense layer."""
+    b = Builder(rng)
+    x = b.conv_bn("x", 3, 32, 3, 2, relu6=True)
+    c_in = 32
+    for t, c, n, stride in [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2),
+                            (6, 64, 4, 2), (6, 96, 3, 1), (6, 160, 3, 2),
+                            (6, 320, 1, 1)]:
+        for i in range(n):
+            s = stride if i == 0 else 1
+            hidden = c_in * t
+            y = x if t == 1 else b.conv_bn(x, c_in, hidden, 1, 1, relu6=True)
+            y = b.conv_bn(y, hidden, hidden, 3, s, groups=hidden, relu6=True)
+            y = b.conv_bn(y, hidden, c, 1, 1, relu=False)
+            x = b.op("Add", [x, y]) if s == 1 and c_in == c else y
+            c_in = c
+    x = b.conv_bn(x, c_in, 1280, 1, 1, relu6=True)
+    x = b.op("Flatten", [b.op("GlobalAveragePool", [x])])
+    y = b.op("Gemm", [x, b.weight([1000, 1280]), b.weight([1000], 0.1)],
+             transB=1)
+    return b.model([("x", [batch, 3, 224, 224])], y), \
+        {"x": [batch, 3, 224, 224]}
+
+
 def elementwise(rng):
     """y = tanh(x * a + b) * 0.5 + x over 16 Mi f32 (64 MiB in, 64 out)."""
     b = Builder(rng)
@@ -176,7 +234,8 @@ def gemm(rng):
     return b.model([("x", [1024, 1024])], y), {"x": [1024, 1024]}
 
 
-MODELS = {"mlp": mlp, "encoder": encoder, "convnet": convnet}
+MODELS = {"mlp": mlp, "encoder": encoder, "convnet": convnet,
+          "resnet18": resnet18, "mobilenet_v2": mobilenet_v2}
 
 
 # --------------------------------------------------------------------------

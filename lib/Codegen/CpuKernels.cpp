@@ -176,7 +176,10 @@ int64_t KernelEmitter::emitCpuBlockedReduction(const ReductionCode &r) {
   line(std::string("const ") + computeType(r.dtype) +
        " reduced = " + reducedValue(r, "acc[c]") + ";");
   bound[r.reduced] = "reduced";
-  emitReductionOutputsAt(r, r.rows, "row", "");
+  // (Indices from the block's position, not divided out of `row`, so that
+  // this loop vectorizes too.)
+  BlockPosition position{"outer", "(c0 + c)", inner};
+  emitReductionOutputsAt(r, r.rows, "row", "", nullptr, &position);
   bound.erase(r.reduced);
   popScope();
   --indent;

@@ -240,6 +240,14 @@ inline Index broadcastIndex(const Index &idx, ArrayRef<int64_t> from,
 
 /// What the kernel shapes of a reduction share: its sizes and the C++ of
 /// its accumulator.
+/// `linear` = outer * extent + inner, for outputs whose innermost
+/// dimension has `extent` elements: their index is `outer` delinearized,
+/// then `inner`.
+struct BlockPosition {
+  std::string outer, inner;
+  int64_t extent = 0;
+};
+
 struct ReductionCode {
   Operation *op = nullptr;
   Value input, reduced;
@@ -376,11 +384,15 @@ private:
   /// scope (values they share are computed once), under `guard` if not
   /// empty; `inputAt`, if given, is the same position as an index of the
   /// reduction's input, used for outputs of the input's shape instead of
-  /// dividing `linear` again.
+  /// dividing `linear` again; `block`, if given, is the position as a row
+  /// of outputs and a place in it, used for outputs whose innermost
+  /// dimension is that row's (so that a loop over the row indexes it
+  /// directly, and vectorizes).
   void emitReductionOutputsAt(const ReductionCode &r, int64_t count,
                               const std::string &linear,
                               const std::string &guard,
-                              const Index *inputAt = nullptr);
+                              const Index *inputAt = nullptr,
+                              const BlockPosition *block = nullptr);
   /// Combines `acc` over the lanes `from`, `from / 2`, ..., 1 apart.
   void emitShuffleCombine(const ReductionCode &r, int from);
   /// Rows of threads of a warp or of a block (packed or block per row).

@@ -183,7 +183,8 @@ void KernelEmitter::emitReductionOutputsAt(const ReductionCode &r,
                                            int64_t count,
                                            const std::string &linear,
                                            const std::string &guard,
-                                           const Index *inputAt) {
+                                           const Index *inputAt,
+                                           const BlockPosition *block) {
   ValueRange outputs = fusion.getYield().getValues();
   if (llvm::none_of(outputs, [&](Value v) { return countOf(v) == count; }))
     return;
@@ -194,9 +195,14 @@ void KernelEmitter::emitReductionOutputsAt(const ReductionCode &r,
     if (countOf(v) != count)
       continue;
     ArrayRef<int64_t> shape = tensorType(v).getShape();
-    Index idx = inputAt && shape == ArrayRef<int64_t>(r.inShape)
-                    ? *inputAt
-                    : delinearize(linear, shape);
+    Index idx;
+    if (inputAt && shape == ArrayRef<int64_t>(r.inShape))
+      idx = *inputAt;
+    else if (block && !shape.empty() && shape.back() == block->extent) {
+      idx = delinearize(block->outer, shape.drop_back());
+      idx.push_back(block->inner);
+    } else
+      idx = delinearize(linear, shape);
     line("out" + std::to_string(i) + "[" + linear +
          "] = " + storeExpr(dtypeOf(v), emitValue(v, idx)) + ";");
   }
