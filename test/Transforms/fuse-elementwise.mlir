@@ -1191,3 +1191,26 @@ func.func @prologue(%x: tensor<8x16xf32>, %w: tensor<16x4xf32>, %b: tensor<4xf32
   %y = fusec.matmul %xh, %wh : tensor<8x16xf16>, tensor<16x4xf16> -> tensor<8x4xf16>
   return %y, %bh : tensor<8x4xf16>, tensor<4xf16>
 }
+
+// -----
+
+// A reshape costs nothing (a view): one that only feeds a matmul stays out
+// of the prologue, which would copy it (a filter's [KH, KW, C, F] ->
+// [KH*KW*C, F] of every convolution, once per run).
+// HORIZONTAL-LABEL: func.func @prologue_without_views(
+// HORIZONTAL-NEXT: %[[P:[0-9]+]] = fusec.fusion (%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf16> {
+// HORIZONTAL-NEXT: ^bb0
+// HORIZONTAL-NEXT: fusec.cast
+// HORIZONTAL-NEXT: fusec.yield
+// HORIZONTAL-NEXT: }
+// HORIZONTAL-NEXT: %[[W:[0-9]+]] = fusec.reshape %arg1
+// HORIZONTAL-NEXT: %[[V:[0-9]+]] = fusec.reshape %arg2
+// HORIZONTAL-NEXT: fusec.matmul %[[P]], %[[W]]
+func.func @prologue_without_views(%x: tensor<8x16xf32>, %w: tensor<2x8x4xf16>, %v: tensor<4x1x1x4xf16>) -> (tensor<8x4xf16>, tensor<4x4xf16>) {
+  %xh = fusec.cast %x : tensor<8x16xf32> to tensor<8x16xf16>
+  %w2 = fusec.reshape %w : tensor<2x8x4xf16> -> tensor<16x4xf16>
+  %v2 = fusec.reshape %v : tensor<4x1x1x4xf16> -> tensor<4x4xf16>
+  %y = fusec.matmul %xh, %w2 : tensor<8x16xf16>, tensor<16x4xf16> -> tensor<8x4xf16>
+  %z = fusec.matmul %v2, %v2 : tensor<4x4xf16>, tensor<4x4xf16> -> tensor<4x4xf16>
+  return %y, %z : tensor<8x4xf16>, tensor<4x4xf16>
+}

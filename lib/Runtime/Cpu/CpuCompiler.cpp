@@ -177,6 +177,7 @@ const std::vector<std::string> &fusec::rt::cpuCompilerFlags() {
                                                  "-std=c++17",
                                                  "-O3",
                                                  "-march=native",
+                                                 "-mprefer-vector-width=512",
                                                  "-fPIC",
                                                  "-shared",
                                                  "-ffp-contract=off",

@@ -2,8 +2,9 @@
 //
 // Compiles an executable's CPU translation unit (Executable::cpuSource,
 // fusec/Codegen/CpuEmitter.h) into a shared library with the system's C++
-// compiler, for the CPU it runs on (-O3 -march=native; -ffp-contract=off,
-// so that a * b + c rounds twice as the reference interpreter does), and
+// compiler, for the CPU it runs on (-O3 -march=native, AVX-512's full
+// width where there is one; -ffp-contract=off, so that a * b + c rounds
+// twice as the reference interpreter does), and
 // loads it. The library is cached (fusec/Support/KernelCache.h) under a key
 // of the source, the compiler's identity (its --version), the flags and
 // the CPU (/proc/cpuinfo's model and flags), so a model's kernels are

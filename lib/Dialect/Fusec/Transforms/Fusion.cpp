@@ -572,6 +572,12 @@ void Planner::multiOutputFusion() {
       slot[groups.size() + p] = p;
       nodeAt[p] = groups.size() + p;
     }
+  // A kernel of reshapes only is no kernel (a view of its input, never
+  // wrapped): merged into another it would become copies.
+  auto onlyReshapes = [&](const Group &g) {
+    return llvm::all_of(g.members,
+                        [&](unsigned m) { return isa<ReshapeOp>(ops[m]); });
+  };
   auto refusal = [&](MergeResult result, Operation *other) {
     return result == MergeResult::Cycle
                ? "a multi-output fusion with " + describe(other) +
@@ -593,7 +599,8 @@ void Planner::multiOutputFusion() {
     unsigned gp = worklist.back();
     worklist.pop_back();
     Group &producerGroup = groups[gp];
-    if (!producerGroup.alive || producerGroup.kind != FusionKind::Loop)
+    if (!producerGroup.alive || producerGroup.kind != FusionKind::Loop ||
+        onlyReshapes(producerGroup))
       continue;
     int64_t count = numElements(producerGroup.iteration);
     SmallVector<std::pair<int, Operation *>> candidates;
@@ -605,7 +612,7 @@ void Planner::multiOutputFusion() {
       for (Operation *user : output->getUsers()) {
         int g = groupOfOp(user);
         if (g < 0 || g == int(gp) || !groups[g].alive ||
-            groups[g].kind == FusionKind::Matmul ||
+            groups[g].kind == FusionKind::Matmul || onlyReshapes(groups[g]) ||
             llvm::any_of(candidates, [&](auto &c) { return c.first == g; }))
           continue;
         if (numElements(groups[g].iteration) == count &&
@@ -657,7 +664,8 @@ void Planner::multiOutputFusion() {
     for (Operation *user : input.getUsers()) {
       int g = groupOfOp(user);
       if (g >= 0 && groups[g].alive && groups[g].kind == FusionKind::Loop &&
-          (large || tiny(groups[g])) && !llvm::is_contained(readers, g))
+          !onlyReshapes(groups[g]) && (large || tiny(groups[g])) &&
+          !llvm::is_contained(readers, g))
         readers.push_back(g);
     }
     if (readers.size() < 2)
@@ -690,7 +698,7 @@ void Planner::multiOutputFusion() {
   int prologue = -1;
   for (unsigned g = 0; options.horizontal && g < groups.size(); ++g) {
     Group &group = groups[g];
-    if (!group.alive || group.kind != FusionKind::Loop)
+    if (!group.alive || group.kind != FusionKind::Loop || onlyReshapes(group))
       continue;
     bool leaf = llvm::all_of(group.members, [&](unsigned m) {
       return llvm::all_of(ops[m]->getOperands(), [&](Value v) {
