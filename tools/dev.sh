@@ -4,7 +4,7 @@
 # missing, configures the build directory once, then rebuilds incrementally.
 #
 #   tools/dev.sh example   build, then run docs/examples/mlp.mlir (on the GPU
-#                          if there is one, else the interpreter) and show
+#                          if there is one, else the cpu device) and show
 #                          its results
 #   tools/dev.sh test      build, then run the whole test suite (lit tests and
 #                          GoogleTest unit tests, with totals), then the

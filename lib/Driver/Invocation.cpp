@@ -69,7 +69,8 @@ void Invocation::bindOptions(OptionBinder &binder) {
               "dir");
   binder.choice("backend", backend,
                 {{Backend::Auto, "auto",
-                  "the GPU when available, otherwise the interpreter"},
+                  "the GPU when available, else the cpu device (when a C++ "
+                  "compiler runs), else the interpreter"},
                  {Backend::Interp, "interp", "the reference interpreter"},
                  {Backend::GPU, "gpu", "the CUDA runtime"},
                  {Backend::Cpu, "cpu",

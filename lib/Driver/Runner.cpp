@@ -79,21 +79,29 @@ FailureOr<Runner> driver::makeRunner(Invocation &inv, func::FuncOp func,
   return runner;
 }
 
-/// The GPU --run uses: none with --backend=interp; with auto, none when
-/// there is no usable GPU (a note says why); with gpu, an error then.
+/// The device --run uses: none with --backend=interp; with auto, none when
+/// code generation cannot compile the module (--no-fuse,
+/// --no-lower-windows), else the GPU, else the cpu device when a C++
+/// compiler runs (a note says why there is no GPU), else none (the
+/// interpreter; the note says why not the cpu device either); with gpu, an
+/// error when there is no GPU.
 FailureOr<std::unique_ptr<rt::Device>>
 driver::openRunDevice(const Invocation &inv, Session &session) {
   if (!inv.run || inv.backend == Backend::Interp)
     return std::unique_ptr<rt::Device>();
   std::string why;
-  if (inv.backend == Backend::Cpu) {
-    rt::CpuDeviceOptions cpu;
-    cpu.threads = int(std::min<int64_t>(inv.execution.threads, 4096));
-    std::string dir = kernelCacheDirectory(inv.codegen.cache);
-    cpu.compiler.cacheDirectory =
-        dir.empty() || !inv.codegen.cache.kernelCache ? "off" : dir;
+  rt::CpuDeviceOptions cpu;
+  cpu.threads = int(std::min<int64_t>(inv.execution.threads, 4096));
+  std::string dir = kernelCacheDirectory(inv.codegen.cache);
+  cpu.compiler.cacheDirectory =
+      dir.empty() || !inv.codegen.cache.kernelCache ? "off" : dir;
+  if (inv.backend == Backend::Cpu)
     return std::unique_ptr<rt::Device>(std::make_unique<rt::CpuDevice>(cpu));
-  }
+  // A device runs the compiled plan, which needs the windows lowered and
+  // the operations fused: without them auto runs the interpreter.
+  if (inv.backend == Backend::Auto &&
+      (!inv.pipeline.lowerWindows || !inv.pipeline.fuse))
+    return std::unique_ptr<rt::Device>();
   if (inv.backend == Backend::Host) {
     if (inv.execution.hostKernels.empty()) {
       session.error("--backend=host needs --host-kernels (the model's "
@@ -118,8 +126,13 @@ driver::openRunDevice(const Invocation &inv, Session &session) {
     session.error("--backend=gpu: no usable GPU: " + why);
     return failure();
   }
+  std::string noCompiler;
+  if (rt::haveCpuCompiler(cpu.compiler, noCompiler)) {
+    session.note("running on the cpu device: no usable GPU (" + why + ")");
+    return std::unique_ptr<rt::Device>(std::make_unique<rt::CpuDevice>(cpu));
+  }
   session.note("running on the reference interpreter: no usable GPU (" + why +
-               ")");
+               "), and " + noCompiler);
   return std::unique_ptr<rt::Device>();
 }
 

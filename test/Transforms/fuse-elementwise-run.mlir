@@ -1,4 +1,4 @@
-// fusec --run gives bit-identical results with and without fusion
+// fusec --run --backend=interp gives bit-identical results with and without fusion
 // (--no-fuse) on the models of fuse-elementwise.mlir, on NumPy-generated
 // inputs: a fusion is exactly its body, and the interpreter evaluates it op
 // by op. Every result of every model is compared with rtol = atol = 0.
@@ -24,81 +24,81 @@
 // RUN: %python %S/../fusec/Inputs/npytool.py gen %t/in-4x4-f32.npy "np.random.default_rng(19).uniform(0.5, 2, (4, 4)).astype(np.float32)"
 // RUN: %python %S/../fusec/Inputs/npytool.py gen %t/in-8x2-f32.npy "np.random.default_rng(20).uniform(0.5, 2, (8, 2)).astype(np.float32)"
 // RUN: %python %S/../fusec/Inputs/npytool.py gen %t/in-6-f32.npy "np.random.default_rng(21).uniform(0.5, 2, (6,)).astype(np.float32)"
-// RUN: fusec %s --run --entry=chain20 --input=%t/in-16x64-f32.npy --input=%t/in-64-f32.npy --input=%t/in-16x1-f32.npy --input=%t/in-scalar-f32.npy --output-dir=%t/chain20
-// RUN: fusec %s --run --no-fuse --entry=chain20 --input=%t/in-16x64-f32.npy --input=%t/in-64-f32.npy --input=%t/in-16x1-f32.npy --input=%t/in-scalar-f32.npy --output-dir=%t/chain20-nofuse
+// RUN: fusec %s --run --backend=interp --entry=chain20 --input=%t/in-16x64-f32.npy --input=%t/in-64-f32.npy --input=%t/in-16x1-f32.npy --input=%t/in-scalar-f32.npy --output-dir=%t/chain20
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=chain20 --input=%t/in-16x64-f32.npy --input=%t/in-64-f32.npy --input=%t/in-16x1-f32.npy --input=%t/in-scalar-f32.npy --output-dir=%t/chain20-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/chain20/result0.npy r r=%t/chain20-nofuse/result0.npy
-// RUN: fusec %s --run --entry=mlp --input=%t/in-16x64-f32.npy --input=%t/in-64x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/mlp
-// RUN: fusec %s --run --no-fuse --entry=mlp --input=%t/in-16x64-f32.npy --input=%t/in-64x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/mlp-nofuse
+// RUN: fusec %s --run --backend=interp --entry=mlp --input=%t/in-16x64-f32.npy --input=%t/in-64x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/mlp
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=mlp --input=%t/in-16x64-f32.npy --input=%t/in-64x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/mlp-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/mlp/result0.npy r r=%t/mlp-nofuse/result0.npy
-// RUN: fusec %s --run --entry=softmax --input=%t/in-8x128-f32.npy --output-dir=%t/softmax
-// RUN: fusec %s --run --no-fuse --entry=softmax --input=%t/in-8x128-f32.npy --output-dir=%t/softmax-nofuse
+// RUN: fusec %s --run --backend=interp --entry=softmax --input=%t/in-8x128-f32.npy --output-dir=%t/softmax
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=softmax --input=%t/in-8x128-f32.npy --output-dir=%t/softmax-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/softmax/result0.npy r r=%t/softmax-nofuse/result0.npy
-// RUN: fusec %s --run --entry=layernorm --input=%t/in-8x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128-f32.npy --output-dir=%t/layernorm
-// RUN: fusec %s --run --no-fuse --entry=layernorm --input=%t/in-8x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128-f32.npy --output-dir=%t/layernorm-nofuse
+// RUN: fusec %s --run --backend=interp --entry=layernorm --input=%t/in-8x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128-f32.npy --output-dir=%t/layernorm
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=layernorm --input=%t/in-8x128-f32.npy --input=%t/in-128-f32.npy --input=%t/in-128-f32.npy --output-dir=%t/layernorm-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/layernorm/result0.npy r r=%t/layernorm-nofuse/result0.npy
-// RUN: fusec %s --run --entry=input_fusion --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/input_fusion
-// RUN: fusec %s --run --no-fuse --entry=input_fusion --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/input_fusion-nofuse
+// RUN: fusec %s --run --backend=interp --entry=input_fusion --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/input_fusion
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=input_fusion --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/input_fusion-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/input_fusion/result0.npy r r=%t/input_fusion-nofuse/result0.npy
-// RUN: fusec %s --run --entry=row_reduction_epilogue --input=%t/in-8x4x8-f32.npy --input=%t/in-8-f32.npy --output-dir=%t/row_reduction_epilogue
-// RUN: fusec %s --run --no-fuse --entry=row_reduction_epilogue --input=%t/in-8x4x8-f32.npy --input=%t/in-8-f32.npy --output-dir=%t/row_reduction_epilogue-nofuse
+// RUN: fusec %s --run --backend=interp --entry=row_reduction_epilogue --input=%t/in-8x4x8-f32.npy --input=%t/in-8-f32.npy --output-dir=%t/row_reduction_epilogue
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=row_reduction_epilogue --input=%t/in-8x4x8-f32.npy --input=%t/in-8-f32.npy --output-dir=%t/row_reduction_epilogue-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/row_reduction_epilogue/result0.npy r r=%t/row_reduction_epilogue-nofuse/result0.npy
-// RUN: fusec %s --run --entry=second_reduction --input=%t/in-8x32-f32.npy --output-dir=%t/second_reduction
-// RUN: fusec %s --run --no-fuse --entry=second_reduction --input=%t/in-8x32-f32.npy --output-dir=%t/second_reduction-nofuse
+// RUN: fusec %s --run --backend=interp --entry=second_reduction --input=%t/in-8x32-f32.npy --output-dir=%t/second_reduction
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=second_reduction --input=%t/in-8x32-f32.npy --output-dir=%t/second_reduction-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/second_reduction/result0.npy r r=%t/second_reduction-nofuse/result0.npy
-// RUN: fusec %s --run --entry=expensive_broadcast --input=%t/in-8x32-f32.npy --input=%t/in-8x1-f32.npy --output-dir=%t/expensive_broadcast
-// RUN: fusec %s --run --no-fuse --entry=expensive_broadcast --input=%t/in-8x32-f32.npy --input=%t/in-8x1-f32.npy --output-dir=%t/expensive_broadcast-nofuse
+// RUN: fusec %s --run --backend=interp --entry=expensive_broadcast --input=%t/in-8x32-f32.npy --input=%t/in-8x1-f32.npy --output-dir=%t/expensive_broadcast
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=expensive_broadcast --input=%t/in-8x32-f32.npy --input=%t/in-8x1-f32.npy --output-dir=%t/expensive_broadcast-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/expensive_broadcast/result0.npy r r=%t/expensive_broadcast-nofuse/result0.npy
-// RUN: fusec %s --run --entry=cheap_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/cheap_duplicated
-// RUN: fusec %s --run --no-fuse --entry=cheap_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/cheap_duplicated-nofuse
+// RUN: fusec %s --run --backend=interp --entry=cheap_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/cheap_duplicated
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=cheap_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/cheap_duplicated-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/cheap_duplicated/result0.npy r r=%t/cheap_duplicated-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/cheap_duplicated/result1.npy r r=%t/cheap_duplicated-nofuse/result1.npy
-// RUN: fusec %s --run --entry=broadcast_duplicated --input=%t/in-32-f32.npy --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/broadcast_duplicated
-// RUN: fusec %s --run --no-fuse --entry=broadcast_duplicated --input=%t/in-32-f32.npy --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/broadcast_duplicated-nofuse
+// RUN: fusec %s --run --backend=interp --entry=broadcast_duplicated --input=%t/in-32-f32.npy --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/broadcast_duplicated
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=broadcast_duplicated --input=%t/in-32-f32.npy --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/broadcast_duplicated-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/broadcast_duplicated/result0.npy r r=%t/broadcast_duplicated-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/broadcast_duplicated/result1.npy r r=%t/broadcast_duplicated-nofuse/result1.npy
-// RUN: fusec %s --run --entry=duplicated_with_boundary_user --input=%t/in-16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/duplicated_with_boundary_user
-// RUN: fusec %s --run --no-fuse --entry=duplicated_with_boundary_user --input=%t/in-16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/duplicated_with_boundary_user-nofuse
+// RUN: fusec %s --run --backend=interp --entry=duplicated_with_boundary_user --input=%t/in-16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/duplicated_with_boundary_user
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=duplicated_with_boundary_user --input=%t/in-16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/duplicated_with_boundary_user-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/duplicated_with_boundary_user/result0.npy r r=%t/duplicated_with_boundary_user-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/duplicated_with_boundary_user/result1.npy r r=%t/duplicated_with_boundary_user-nofuse/result1.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/duplicated_with_boundary_user/result2.npy r r=%t/duplicated_with_boundary_user-nofuse/result2.npy
-// RUN: fusec %s --run --entry=expensive_not_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/expensive_not_duplicated
-// RUN: fusec %s --run --no-fuse --entry=expensive_not_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/expensive_not_duplicated-nofuse
+// RUN: fusec %s --run --backend=interp --entry=expensive_not_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/expensive_not_duplicated
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=expensive_not_duplicated --input=%t/in-8x32-f32.npy --output-dir=%t/expensive_not_duplicated-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/expensive_not_duplicated/result0.npy r r=%t/expensive_not_duplicated-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/expensive_not_duplicated/result1.npy r r=%t/expensive_not_duplicated-nofuse/result1.npy
-// RUN: fusec %s --run --entry=returned_producer --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/returned_producer
-// RUN: fusec %s --run --no-fuse --entry=returned_producer --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/returned_producer-nofuse
+// RUN: fusec %s --run --backend=interp --entry=returned_producer --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/returned_producer
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=returned_producer --input=%t/in-8x32-f32.npy --input=%t/in-8x32-f32.npy --output-dir=%t/returned_producer-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/returned_producer/result0.npy r r=%t/returned_producer-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/returned_producer/result1.npy r r=%t/returned_producer-nofuse/result1.npy
-// RUN: fusec %s --run --entry=returned_producer_other_shape --input=%t/in-8x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/returned_producer_other_shape
-// RUN: fusec %s --run --no-fuse --entry=returned_producer_other_shape --input=%t/in-8x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/returned_producer_other_shape-nofuse
+// RUN: fusec %s --run --backend=interp --entry=returned_producer_other_shape --input=%t/in-8x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/returned_producer_other_shape
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=returned_producer_other_shape --input=%t/in-8x32-f32.npy --input=%t/in-32-f32.npy --output-dir=%t/returned_producer_other_shape-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/returned_producer_other_shape/result0.npy r r=%t/returned_producer_other_shape-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/returned_producer_other_shape/result1.npy r r=%t/returned_producer_other_shape-nofuse/result1.npy
-// RUN: fusec %s --run --entry=extra_output_for_boundary --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/extra_output_for_boundary
-// RUN: fusec %s --run --no-fuse --entry=extra_output_for_boundary --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/extra_output_for_boundary-nofuse
+// RUN: fusec %s --run --backend=interp --entry=extra_output_for_boundary --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/extra_output_for_boundary
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=extra_output_for_boundary --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/extra_output_for_boundary-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/extra_output_for_boundary/result0.npy r r=%t/extra_output_for_boundary-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/extra_output_for_boundary/result1.npy r r=%t/extra_output_for_boundary-nofuse/result1.npy
-// RUN: fusec %s --run --entry=diamond_cycle_refused --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/diamond_cycle_refused
-// RUN: fusec %s --run --no-fuse --entry=diamond_cycle_refused --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/diamond_cycle_refused-nofuse
+// RUN: fusec %s --run --backend=interp --entry=diamond_cycle_refused --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/diamond_cycle_refused
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=diamond_cycle_refused --input=%t/in-16x16-f32.npy --input=%t/in-16x16-f32.npy --output-dir=%t/diamond_cycle_refused-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/diamond_cycle_refused/result0.npy r r=%t/diamond_cycle_refused-nofuse/result0.npy
-// RUN: fusec %s --run --entry=diamond_extra_output_of_first_kernel --input=%t/in-8x32-f32.npy --output-dir=%t/diamond_extra_output_of_first_kernel
-// RUN: fusec %s --run --no-fuse --entry=diamond_extra_output_of_first_kernel --input=%t/in-8x32-f32.npy --output-dir=%t/diamond_extra_output_of_first_kernel-nofuse
+// RUN: fusec %s --run --backend=interp --entry=diamond_extra_output_of_first_kernel --input=%t/in-8x32-f32.npy --output-dir=%t/diamond_extra_output_of_first_kernel
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=diamond_extra_output_of_first_kernel --input=%t/in-8x32-f32.npy --output-dir=%t/diamond_extra_output_of_first_kernel-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/diamond_extra_output_of_first_kernel/result0.npy r r=%t/diamond_extra_output_of_first_kernel-nofuse/result0.npy
-// RUN: fusec %s --run --entry=siblings_large_input --input=%t/in-64x64-f32.npy --output-dir=%t/siblings_large_input
-// RUN: fusec %s --run --no-fuse --entry=siblings_large_input --input=%t/in-64x64-f32.npy --output-dir=%t/siblings_large_input-nofuse
+// RUN: fusec %s --run --backend=interp --entry=siblings_large_input --input=%t/in-64x64-f32.npy --output-dir=%t/siblings_large_input
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=siblings_large_input --input=%t/in-64x64-f32.npy --output-dir=%t/siblings_large_input-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/siblings_large_input/result0.npy r r=%t/siblings_large_input-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/siblings_large_input/result1.npy r r=%t/siblings_large_input-nofuse/result1.npy
-// RUN: fusec %s --run --entry=constants --input=%t/in-4x8-f32.npy --output-dir=%t/constants
-// RUN: fusec %s --run --no-fuse --entry=constants --input=%t/in-4x8-f32.npy --output-dir=%t/constants-nofuse
+// RUN: fusec %s --run --backend=interp --entry=constants --input=%t/in-4x8-f32.npy --output-dir=%t/constants
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=constants --input=%t/in-4x8-f32.npy --output-dir=%t/constants-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/constants/result0.npy r r=%t/constants-nofuse/result0.npy
-// RUN: fusec %s --run --entry=split_three_ways --input=%t/in-4x12-f32.npy --input=%t/in-4x4-f32.npy --output-dir=%t/split_three_ways
-// RUN: fusec %s --run --no-fuse --entry=split_three_ways --input=%t/in-4x12-f32.npy --input=%t/in-4x4-f32.npy --output-dir=%t/split_three_ways-nofuse
+// RUN: fusec %s --run --backend=interp --entry=split_three_ways --input=%t/in-4x12-f32.npy --input=%t/in-4x4-f32.npy --output-dir=%t/split_three_ways
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=split_three_ways --input=%t/in-4x12-f32.npy --input=%t/in-4x4-f32.npy --output-dir=%t/split_three_ways-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/split_three_ways/result0.npy r r=%t/split_three_ways-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/split_three_ways/result1.npy r r=%t/split_three_ways-nofuse/result1.npy
-// RUN: fusec %s --run --entry=index_arithmetic --input=%t/in-4x8-f32.npy --input=%t/in-8x2-f32.npy --input=%t/in-6-f32.npy --output-dir=%t/index_arithmetic
-// RUN: fusec %s --run --no-fuse --entry=index_arithmetic --input=%t/in-4x8-f32.npy --input=%t/in-8x2-f32.npy --input=%t/in-6-f32.npy --output-dir=%t/index_arithmetic-nofuse
+// RUN: fusec %s --run --backend=interp --entry=index_arithmetic --input=%t/in-4x8-f32.npy --input=%t/in-8x2-f32.npy --input=%t/in-6-f32.npy --output-dir=%t/index_arithmetic
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=index_arithmetic --input=%t/in-4x8-f32.npy --input=%t/in-8x2-f32.npy --input=%t/in-6-f32.npy --output-dir=%t/index_arithmetic-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/index_arithmetic/result0.npy r r=%t/index_arithmetic-nofuse/result0.npy
-// RUN: fusec %s --run --entry=opt_slice_dup --input=%t/in-64x64-f32.npy --output-dir=%t/opt_slice_dup
-// RUN: fusec %s --run --no-fuse --entry=opt_slice_dup --input=%t/in-64x64-f32.npy --output-dir=%t/opt_slice_dup-nofuse
+// RUN: fusec %s --run --backend=interp --entry=opt_slice_dup --input=%t/in-64x64-f32.npy --output-dir=%t/opt_slice_dup
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=opt_slice_dup --input=%t/in-64x64-f32.npy --output-dir=%t/opt_slice_dup-nofuse
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/opt_slice_dup/result0.npy r r=%t/opt_slice_dup-nofuse/result0.npy
 // RUN: %python %S/../fusec/Inputs/npytool.py check %t/opt_slice_dup/result1.npy r r=%t/opt_slice_dup-nofuse/result1.npy
 

@@ -9,7 +9,7 @@
 // RUN: %python %S/Inputs/npytool.py gen %t/d.npy "bf16(np.random.default_rng(8).standard_normal((16, 4)).astype(np.float32))"
 // RUN: %python %S/Inputs/npytool.py gen %t/x.npy "np.array([[2048.0, 1.0]], np.float16)"
 // RUN: %python %S/Inputs/npytool.py gen %t/y.npy "np.array([[1.0], [1.0]], np.float16)"
-// RUN: fusec %s --run --input=%t/a.npy --input=%t/b.npy --input=%t/c.npy --input=%t/d.npy \
+// RUN: fusec %s --run --backend=interp --input=%t/a.npy --input=%t/b.npy --input=%t/c.npy --input=%t/d.npy \
 // RUN:   --input=%t/x.npy --input=%t/y.npy --output-dir=%t | FileCheck %s
 // RUN: %python %S/Inputs/npytool.py check %t/result0.npy "(a.astype(np.float64) @ b.astype(np.float64)).astype(np.float32)" a=%t/a.npy b=%t/b.npy
 // RUN: %python %S/Inputs/npytool.py check %t/result1.npy "(c.astype(np.float64) @ d.astype(np.float64)).astype(np.float32)" c=%t/c.npy d=%t/d.npy

@@ -35,17 +35,17 @@
 // RUN: %python %S/Inputs/npytool.py gen %t/b32.npy "np.random.default_rng(7).standard_normal(32).astype(np.float32)"
 // RUN: %python %S/Inputs/npytool.py gen %t/a16.npy "np.random.default_rng(8).standard_normal((16, 16)).astype(np.float32)"
 // RUN: %python %S/Inputs/npytool.py gen %t/w16.npy "np.random.default_rng(9).standard_normal((16, 16)).astype(np.float32)"
-// RUN: fusec %s --run --entry=softmax --input=%t/x8x128.npy --output-dir=%t/softmax
-// RUN: fusec %s --run --no-fuse --entry=softmax --input=%t/x8x128.npy --output-dir=%t/softmax-nofuse
+// RUN: fusec %s --run --backend=interp --entry=softmax --input=%t/x8x128.npy --output-dir=%t/softmax
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=softmax --input=%t/x8x128.npy --output-dir=%t/softmax-nofuse
 // RUN: %python %S/Inputs/npytool.py check %t/softmax/result0.npy "r" r=%t/softmax-nofuse/result0.npy
 // RUN: %python %S/Inputs/npytool.py check %t/softmax/result0.npy \
 // RUN:   "np.exp(x - x.max(1, keepdims=True)) / np.exp(x - x.max(1, keepdims=True)).sum(1, keepdims=True)" \
 // RUN:   x=%t/x8x128.npy --rtol 1e-5 --atol 1e-7
-// RUN: fusec %s --run --entry=mlp --input=%t/x16x64.npy --input=%t/w64x128.npy --input=%t/g128.npy --input=%t/w128x32.npy --input=%t/b32.npy --output-dir=%t/mlp
-// RUN: fusec %s --run --no-fuse --entry=mlp --input=%t/x16x64.npy --input=%t/w64x128.npy --input=%t/g128.npy --input=%t/w128x32.npy --input=%t/b32.npy --output-dir=%t/mlp-nofuse
+// RUN: fusec %s --run --backend=interp --entry=mlp --input=%t/x16x64.npy --input=%t/w64x128.npy --input=%t/g128.npy --input=%t/w128x32.npy --input=%t/b32.npy --output-dir=%t/mlp
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=mlp --input=%t/x16x64.npy --input=%t/w64x128.npy --input=%t/g128.npy --input=%t/w128x32.npy --input=%t/b32.npy --output-dir=%t/mlp-nofuse
 // RUN: %python %S/Inputs/npytool.py check %t/mlp/result0.npy "r" r=%t/mlp-nofuse/result0.npy
-// RUN: fusec %s --run --entry=diamond --input=%t/a16.npy --input=%t/w16.npy --output-dir=%t/diamond
-// RUN: fusec %s --run --no-fuse --entry=diamond --input=%t/a16.npy --input=%t/w16.npy --output-dir=%t/diamond-nofuse
+// RUN: fusec %s --run --backend=interp --entry=diamond --input=%t/a16.npy --input=%t/w16.npy --output-dir=%t/diamond
+// RUN: fusec %s --run --backend=interp --no-fuse --entry=diamond --input=%t/a16.npy --input=%t/w16.npy --output-dir=%t/diamond-nofuse
 // RUN: %python %S/Inputs/npytool.py check %t/diamond/result0.npy "r" r=%t/diamond-nofuse/result0.npy
 // RUN: %python %S/Inputs/npytool.py check %t/diamond/result0.npy \
 // RUN:   "((np.exp(a) + np.exp(a).astype(np.float64) @ w) ** 2).astype(np.float32)" a=%t/a16.npy w=%t/w16.npy --rtol 1e-5 --atol 0

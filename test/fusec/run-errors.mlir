@@ -37,7 +37,7 @@ func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // RUN: not fusec %s --run --input=%t/a.npy --input=%t/missing.npy --output-dir=%t/o6 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: error: argument #1 of 'main': {{.*}}missing.npy: cannot open: No such file or directory
 
-// RUN: not fusec %s --run --input=%t/a.npy --input=%t/a.npy --memory-limit=60 --output-dir=%t/o7 2>&1 | FileCheck %s --check-prefix=MEMORY
+// RUN: not fusec %s --run --backend=interp --input=%t/a.npy --input=%t/a.npy --memory-limit=60 --output-dir=%t/o7 2>&1 | FileCheck %s --check-prefix=MEMORY
 // MEMORY: run-errors.mlir:5:8: error: cannot allocate 24 bytes for tensor<2x3xf32>: 48 bytes are in use and the memory limit is 60 bytes
 
 // RUN: not fusec %s --run --input=%t/a.npy --input=%t/a.npy --memory-limit=lots 2>&1 | FileCheck %s --check-prefix=LIMIT

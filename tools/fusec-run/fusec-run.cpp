@@ -56,7 +56,8 @@ struct RunToolOptions {
     binder.choice(
         "backend", backend,
         {{RunBackend::Auto, "auto",
-          "the host device with --host-kernels, else the GPU"},
+          "the host device with --host-kernels, else the GPU, else the cpu "
+          "device"},
          {RunBackend::GPU, "gpu", "the GPU; see --devices"},
          {RunBackend::Cpu, "cpu",
           "the cpu device: the kernels' CPU forms, compiled for this "
@@ -129,11 +130,10 @@ std::unique_ptr<rt::Device> openDevice(const RunToolOptions &options,
   bool host = options.backend == RunBackend::Host ||
               (options.backend == RunBackend::Auto &&
                !options.execution.hostKernels.empty());
-  if (options.backend == RunBackend::Cpu) {
-    rt::CpuDeviceOptions cpu;
-    cpu.threads = int(std::min<int64_t>(options.execution.threads, 4096));
+  rt::CpuDeviceOptions cpu;
+  cpu.threads = int(std::min<int64_t>(options.execution.threads, 4096));
+  if (options.backend == RunBackend::Cpu)
     return std::make_unique<rt::CpuDevice>(cpu);
-  }
   if (host) {
     if (options.execution.hostKernels.empty()) {
       error = "--backend=host needs --host-kernels (the model's --emit=cuda "
@@ -146,12 +146,19 @@ std::unique_ptr<rt::Device> openDevice(const RunToolOptions &options,
   cuda.ordinal = int(options.execution.device);
   cuda.graphs = options.execution.cudaGraphs;
   std::unique_ptr<rt::Device> device = rt::createCudaDevice(cuda, error);
-  if (!device) {
-    error = "no usable GPU: " + error;
-    if (options.backend == RunBackend::Auto)
-      error += " (to run on the CPU: --backend=cpu)";
+  if (device)
+    return device;
+  error = "no usable GPU: " + error;
+  std::string noCompiler;
+  if (options.backend == RunBackend::Auto &&
+      rt::haveCpuCompiler(cpu.compiler, noCompiler)) {
+    std::cerr << "fusec-run: note: running on the cpu device: " << error
+              << "\n";
+    return std::make_unique<rt::CpuDevice>(cpu);
   }
-  return device;
+  if (options.backend == RunBackend::Auto)
+    error += ", and " + noCompiler;
+  return nullptr;
 }
 
 int runTool(int argc, char **argv) {

@@ -186,10 +186,11 @@ const std::vector<std::string> &fusec::rt::cpuCompilerFlags() {
   return flags;
 }
 
-std::unique_ptr<CpuLibrary>
-fusec::rt::compileCpuLibrary(const std::string &source,
-                             const CpuCompilerOptions &options,
-                             std::string &error) {
+namespace {
+
+/// The compiler and time limit `options` stand for (their defaults from
+/// the environment).
+std::pair<std::string, double> resolve(const CpuCompilerOptions &options) {
   std::string compiler = options.compiler;
   if (compiler.empty()) {
     const char *env = std::getenv("FUSEC_CXX");
@@ -202,10 +203,33 @@ fusec::rt::compileCpuLibrary(const std::string &source,
     if (!(seconds > 0))
       seconds = kDefaultCompileSeconds;
   }
+  return {compiler, seconds};
+}
+
+std::string missingCompiler(const std::string &compiler) {
+  return "the cpu device needs a C++ compiler to compile the kernels: '" +
+         compiler + " --version' does not run (set $FUSEC_CXX)";
+}
+
+} // namespace
+
+bool fusec::rt::haveCpuCompiler(const CpuCompilerOptions &options,
+                                std::string &why) {
+  auto [compiler, seconds] = resolve(options);
+  if (!compilerIdentity(compiler, seconds).empty())
+    return true;
+  why = missingCompiler(compiler);
+  return false;
+}
+
+std::unique_ptr<CpuLibrary>
+fusec::rt::compileCpuLibrary(const std::string &source,
+                             const CpuCompilerOptions &options,
+                             std::string &error) {
+  auto [compiler, seconds] = resolve(options);
   std::string identity = compilerIdentity(compiler, seconds);
   if (identity.empty()) {
-    error = "the cpu device needs a C++ compiler to compile the kernels: '" +
-            compiler + " --version' does not run (set $FUSEC_CXX)";
+    error = missingCompiler(compiler);
     return nullptr;
   }
   std::string key = "fusec cpu kernels v1\n" + identity + "\n";

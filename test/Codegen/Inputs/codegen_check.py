@@ -264,7 +264,7 @@ class Checker:
         f["inputs"] = inputs
         interp = os.path.join(d, "interp")
         fsx80 = os.path.join(d, "sm80.fsx")
-        r = self.fusec(chunk, f"--entry={name}", "--run",
+        r = self.fusec(chunk, f"--entry={name}", "--run", "--backend=interp",
                        *[f"--input={p}" for p in inputs],
                        f"--output-dir={interp}", "--emit=exec",
                        "--gpu-arch=sm_80", "-o", fsx80)

@@ -56,6 +56,10 @@ private:
 /// The flags the kernels are compiled with.
 const std::vector<std::string> &cpuCompilerFlags();
 
+/// Whether the compiler `options` name runs (its `--version`, asked once
+/// per process); if not, sets `why`.
+bool haveCpuCompiler(const CpuCompilerOptions &options, std::string &why);
+
 /// Compiles (or finds in the cache) and loads `source`; nullptr with
 /// `error` (the compiler's message) otherwise.
 std::unique_ptr<CpuLibrary> compileCpuLibrary(const std::string &source,

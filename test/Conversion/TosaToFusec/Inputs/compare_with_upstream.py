@@ -9,7 +9,8 @@ results.
 
 --keep DIR leaves the inputs, fusec's results and the upstream modules
 (wrapper.mlir, linalg.mlir, llvm.mlir) in DIR; --fusec-arg passes an extra
-argument to `fusec --run` (e.g. --fusec-arg=--backend=interp).
+argument to `fusec --run`, which runs the interpreter unless one of them
+names another backend (e.g. --fusec-arg=--backend=cpu).
 
 The model function is the one named by a `// ENTRY: name` comment, else the
 only public function with a body. Comments in the model configure the inputs:
@@ -562,8 +563,13 @@ def main(argv):
     os.makedirs(tmp, exist_ok=True)
     try:
         # fusec.
+        # The interpreter, whose semantics the models document, unless an
+        # argument names another backend.
+        backend = [] if any(a.startswith("--backend=")
+                            for a in opts.fusec_arg) else ["--backend=interp"]
         cmd = [opts.fusec, opts.model, "--run", "--entry=" + entry,
-               "--output-dir=" + os.path.join(tmp, "fusec")] + opts.fusec_arg
+               "--output-dir=" + os.path.join(tmp, "fusec")] + backend + \
+            opts.fusec_arg
         for i, (a, t) in enumerate(zip(inputs, arg_types)):
             path = os.path.join(tmp, "input%d.npy" % i)
             save_npy(path, a, t)
