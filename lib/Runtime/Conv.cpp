@@ -92,8 +92,9 @@ bool fusec::rt::checkConvStep(const Executable &exe, const ConvStep &step,
             ") must be a temp that no other step accesses";
     return false;
   }
+  // (An output that is no buffer is the outputs' rule's to report.)
   for (int64_t o : exe.outputs)
-    if (rootBuffer(exe, o) == m.a) {
+    if (o >= 0 && o < numBuffers && rootBuffer(exe, o) == m.a) {
       error = "the convolution's windows (buffer " + std::to_string(m.a) +
               ") are an output of the executable";
       return false;

@@ -189,6 +189,11 @@ TEST(ConvStep, RejectsWhatItIsNot) {
             }),
             prefix + "the convolution's windows (buffer 3) must be a temp "
                      "that no other step accesses");
+  // An output that is no buffer: the outputs' rule says so (found by
+  // fusec-fuzz-fsx: the convolution's rule read it first).
+  EXPECT_EQ(errorOfChange([](Executable &e) { e.outputs = {8}; }),
+            "invalid .fsx file: outputs[0] is buffer 8, which does not exist "
+            "(there are 5 buffers)");
   EXPECT_EQ(errorOfChange([](Executable &e) {
               e.outputs.push_back(3);
               planMemory(e);
