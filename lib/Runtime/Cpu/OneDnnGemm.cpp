@@ -256,7 +256,7 @@ std::unique_ptr<OneDnnGemm> create(const MatmulCall &call, int threads,
     return nullptr;
   onednn::Creation c;
   if (gelu && (status = onednn::addGeluPostOp(c)) != dnnl_success)
-      return nullptr;
+    return nullptr;
   status = dnnl_primitive_desc_create(&c.pd, &desc, c.attr, engine, nullptr);
   if (status != dnnl_success)
     return nullptr;

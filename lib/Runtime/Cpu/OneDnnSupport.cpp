@@ -49,9 +49,9 @@ dnnl_status_t onednn::addGeluPostOp(Creation &c) {
   dnnl_status_t status;
   if ((status = dnnl_primitive_attr_create(&c.attr)) != dnnl_success ||
       (status = dnnl_post_ops_create(&c.postOps)) != dnnl_success ||
-      (status = dnnl_post_ops_append_eltwise(
-           c.postOps, 1.0f, dnnl_eltwise_gelu_tanh, 0.0f, 0.0f)) !=
-          dnnl_success)
+      (status =
+           dnnl_post_ops_append_eltwise(c.postOps, 1.0f, dnnl_eltwise_gelu_tanh,
+                                        0.0f, 0.0f)) != dnnl_success)
     return status;
   return dnnl_primitive_attr_set_post_ops(c.attr, c.postOps);
 }
